@@ -1,0 +1,279 @@
+//! Leniency for rules that are safe only where they are used.
+//!
+//! - `legal` and `goal` rules whose role argument is a variable bound by no
+//!   literal, as in `(<= (legal ?p noop) ...)`: the game manager asks them for
+//!   each role, so the variable ranges over the roles; `(role ?p)` is added.
+//! - Helper relations unsafe only in head variables, such as
+//!   `(<= (differ ?x ?y) (distinct ?x ?y))`: unused ones are dropped, and
+//!   positive uses are unfolded (the helper's body replaces the call, with
+//!   the call's arguments unified into it), which makes the callers safe
+//!   when they bind those arguments.
+
+use super::safety::{bound_variables, unsafe_variables};
+use crate::diagnostics::Diagnostic;
+use crate::normal::{written_name, NormalLiteral, NormalRule};
+use crate::syntax::ast::{Atom, Relation, Term};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Rules produced by unfolding before gdlc gives up on a description.
+const MAX_UNFOLDED: usize = 100_000;
+
+/// Adds `(role ?p)` to `legal` and `goal` rules whose role variable is free.
+pub fn bind_role_variables(rules: &mut [NormalRule], out: &mut Vec<Diagnostic>) {
+    let mut warned: FxHashSet<crate::diagnostics::Span> = FxHashSet::default();
+    for rule in rules.iter_mut() {
+        let name = written_name(&rule.head.name);
+        if !matches!(name, "legal" | "goal") || rule.head.args.len() != 2 {
+            continue;
+        }
+        let Term::Var(var, span) = &rule.head.args[0] else {
+            continue;
+        };
+        if bound_variables(rule).contains(var.as_str()) {
+            continue;
+        }
+        let (var, span) = (var.clone(), *span);
+        if warned.insert(rule.span) {
+            out.push(
+                Diagnostic::warning(
+                    "role-variable",
+                    format!("role variable `{var}` of `{name}` is bound by no literal; it ranges over the roles"),
+                )
+                .at(span, "read as if `(role ...)` bound it"),
+            );
+        }
+        rule.body.push(NormalLiteral::Pos(Atom {
+            name: "role".into(),
+            args: vec![Term::Var(var, span)],
+            span,
+        }));
+    }
+}
+
+/// Drops unused unsafe helpers and unfolds the positive uses of the others.
+pub fn unfold_helpers(rules: Vec<NormalRule>, out: &mut Vec<Diagnostic>) -> Vec<NormalRule> {
+    let helpers = helper_relations(&rules);
+    if helpers.is_empty() {
+        return rules;
+    }
+    let uses = |rules: &[NormalRule], h: &Relation, negated: bool| {
+        rules.iter().any(|r| {
+            r.body.iter().any(|l| match l {
+                NormalLiteral::Pos(a) => !negated && a.relation() == *h,
+                NormalLiteral::Neg(a) => negated && a.relation() == *h,
+                _ => false,
+            })
+        })
+    };
+    let mut rules = rules;
+    for helper in &helpers {
+        if uses(&rules, helper, true) {
+            // Left in place: the safety check reports it.
+            continue;
+        }
+        let definitions: Vec<NormalRule> = rules
+            .iter()
+            .filter(|r| r.head.relation() == *helper)
+            .cloned()
+            .collect();
+        let span = definitions[0].span;
+        if uses(&rules, helper, false) {
+            out.push(
+                Diagnostic::warning(
+                    "unfolded-helper",
+                    format!("`{helper}` is safe only where it is used; its rules are unfolded into their callers"),
+                )
+                .at(span, "unsafe on its own"),
+            );
+        } else {
+            out.push(
+                Diagnostic::warning(
+                    "unused-unsafe-rule",
+                    format!("`{helper}` is unsafe and never used; its rules are ignored"),
+                )
+                .at(span, "unsafe and unused"),
+            );
+        }
+        rules.retain(|r| r.head.relation() != *helper);
+        let mut fresh = 0usize;
+        let mut done: Vec<NormalRule> = Vec::new();
+        let mut work: Vec<NormalRule> = rules;
+        while let Some(rule) = work.pop() {
+            let Some(at) = rule
+                .body
+                .iter()
+                .position(|l| matches!(l, NormalLiteral::Pos(a) if a.relation() == *helper))
+            else {
+                done.push(rule);
+                continue;
+            };
+            let NormalLiteral::Pos(call) = &rule.body[at] else {
+                unreachable!("matched above")
+            };
+            for def in &definitions {
+                fresh += 1;
+                let def = rename(def, fresh);
+                let mut subst = FxHashMap::default();
+                if !call
+                    .args
+                    .iter()
+                    .zip(&def.head.args)
+                    .all(|(a, b)| unify(a, b, &mut subst))
+                {
+                    continue;
+                }
+                let mut body: Vec<NormalLiteral> = rule.body[..at].to_vec();
+                body.extend(def.body.iter().cloned());
+                body.extend(rule.body[at + 1..].iter().cloned());
+                let mut unfolded = NormalRule {
+                    head: rule.head.clone(),
+                    body,
+                    span: rule.span,
+                };
+                apply_rule(&mut unfolded, &subst);
+                work.push(unfolded);
+            }
+            if done.len() + work.len() > MAX_UNFOLDED {
+                out.push(
+                    Diagnostic::error(
+                        "unfolding-too-large",
+                        format!("unfolding `{helper}` into its callers makes more than {MAX_UNFOLDED} rules"),
+                    )
+                    .at(span, "helper safe only where it is used"),
+                );
+                return done.into_iter().chain(work).collect();
+            }
+        }
+        done.reverse();
+        rules = done;
+    }
+    rules
+}
+
+/// Non-keyword, non-recursive relations with unsafe rules whose unsafe
+/// variables all occur in the head.
+fn helper_relations(rules: &[NormalRule]) -> Vec<Relation> {
+    let mut candidates: Vec<Relation> = Vec::new();
+    let mut excluded: FxHashSet<Relation> = FxHashSet::default();
+    for rule in rules {
+        let relation = rule.head.relation();
+        let unsafe_vars = unsafe_variables(rule);
+        if unsafe_vars.is_empty() {
+            continue;
+        }
+        let mut head_vars = FxHashSet::default();
+        rule.head.for_each_var(&mut |v, _| {
+            head_vars.insert(v);
+        });
+        let keyword = matches!(
+            written_name(&relation.name),
+            "role"
+                | "init"
+                | "true"
+                | "does"
+                | "next"
+                | "legal"
+                | "goal"
+                | "terminal"
+                | "base"
+                | "input"
+        );
+        let recursive = rule.body.iter().any(|l| match l {
+            NormalLiteral::Pos(a) | NormalLiteral::Neg(a) => a.relation() == relation,
+            _ => false,
+        });
+        if keyword || recursive || !unsafe_vars.iter().all(|(v, _, _)| head_vars.contains(v)) {
+            excluded.insert(relation);
+        } else if !candidates.contains(&relation) {
+            candidates.push(relation);
+        }
+    }
+    candidates.retain(|r| !excluded.contains(r));
+    candidates
+}
+
+fn rename(rule: &NormalRule, fresh: usize) -> NormalRule {
+    let mut vars: FxHashSet<String> = FxHashSet::default();
+    rule.head.for_each_var(&mut |v, _| {
+        vars.insert(v.to_string());
+    });
+    for l in &rule.body {
+        l.for_each_var(&mut |v, _| {
+            vars.insert(v.to_string());
+        });
+    }
+    // A space never occurs in a written variable, so the new names are fresh.
+    let subst: FxHashMap<String, Term> = vars
+        .into_iter()
+        .map(|v| {
+            let renamed = Term::Var(format!("{v} {fresh}"), Default::default());
+            (v, renamed)
+        })
+        .collect();
+    let mut renamed = rule.clone();
+    apply_rule(&mut renamed, &subst);
+    renamed
+}
+
+fn resolve<'a>(t: &'a Term, subst: &'a FxHashMap<String, Term>) -> &'a Term {
+    let mut t = t;
+    while let Term::Var(v, _) = t {
+        match subst.get(v) {
+            Some(next) => t = next,
+            None => break,
+        }
+    }
+    t
+}
+
+fn unify(a: &Term, b: &Term, subst: &mut FxHashMap<String, Term>) -> bool {
+    let a = resolve(a, subst).clone();
+    let b = resolve(b, subst).clone();
+    match (&a, &b) {
+        (Term::Var(x, _), Term::Var(y, _)) if x == y => true,
+        (Term::Var(x, _), _) => {
+            subst.insert(x.clone(), b);
+            true
+        }
+        (_, Term::Var(y, _)) => {
+            subst.insert(y.clone(), a);
+            true
+        }
+        (Term::Const(x, _), Term::Const(y, _)) => x == y,
+        (Term::Func(f, xs, _), Term::Func(g, ys, _)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| unify(x, y, subst))
+        }
+        _ => false,
+    }
+}
+
+fn apply_term(t: &mut Term, subst: &FxHashMap<String, Term>) {
+    match t {
+        Term::Var(..) => {
+            let resolved = resolve(t, subst).clone();
+            *t = resolved;
+            if let Term::Func(..) = t {
+                apply_term(t, subst);
+            }
+        }
+        Term::Const(..) => {}
+        Term::Func(_, args, _) => args.iter_mut().for_each(|a| apply_term(a, subst)),
+    }
+}
+
+fn apply_atom(a: &mut Atom, subst: &FxHashMap<String, Term>) {
+    a.args.iter_mut().for_each(|t| apply_term(t, subst));
+}
+
+fn apply_rule(rule: &mut NormalRule, subst: &FxHashMap<String, Term>) {
+    apply_atom(&mut rule.head, subst);
+    for l in &mut rule.body {
+        match l {
+            NormalLiteral::Pos(a) | NormalLiteral::Neg(a) => apply_atom(a, subst),
+            NormalLiteral::Distinct(x, y, _) | NormalLiteral::Same(x, y, _) => {
+                apply_term(x, subst);
+                apply_term(y, subst);
+            }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Keyword discipline: the GDL keywords used with their arity and in their
+//! place, roles declared, and the relations a game needs defined.
+
+use crate::diagnostics::Diagnostic;
+use crate::graph::RelationGraph;
+use crate::normal::{NormalLiteral, NormalRule};
+use crate::syntax::ast::{Atom, Description, Literal, Relation};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The arity each GDL keyword relation must have.
+const KEYWORD_ARITY: &[(&str, usize)] = &[
+    ("role", 1),
+    ("init", 1),
+    ("true", 1),
+    ("does", 2),
+    ("next", 1),
+    ("legal", 2),
+    ("goal", 2),
+    ("terminal", 0),
+    ("base", 1),
+    ("input", 2),
+];
+
+/// Checks on the written forms: keyword arities, keywords in heads, roles,
+/// and the lenient forms that deserve a warning.
+pub fn check_forms(description: &Description, out: &mut Vec<Diagnostic>) {
+    let mut atoms: Vec<&Atom> = Vec::new();
+    for rule in &description.rules {
+        atoms.push(&rule.head);
+        for literal in &rule.body {
+            collect_atoms(literal, &mut atoms, out);
+        }
+        let head = &rule.head;
+        if head.name == "true" || head.name == "does" {
+            out.push(
+                Diagnostic::error(
+                    if head.name == "true" { "true-in-head" } else { "does-in-head" },
+                    format!("`{}` cannot be the head of a rule", head.name),
+                )
+                .at(head.span, "keyword in a head")
+                .note("`true` and `does` are given by the state and the moves; use `init` and `next` to define them"),
+            );
+        }
+        if head.name == "role"
+            && (!rule.body.is_empty() || head.args.iter().any(|a| !a.is_ground()))
+        {
+            out.push(
+                Diagnostic::error("role-rule", "roles must be declared as ground facts")
+                    .at(rule.span, "role defined by a rule"),
+            );
+        }
+    }
+    for atom in atoms {
+        if let Some(&(_, arity)) = KEYWORD_ARITY.iter().find(|(k, _)| *k == atom.name) {
+            if atom.args.len() != arity {
+                out.push(
+                    Diagnostic::error(
+                        "keyword-arity",
+                        format!(
+                            "`{}` takes {arity} argument{}, found {}",
+                            atom.name,
+                            if arity == 1 { "" } else { "s" },
+                            atom.args.len()
+                        ),
+                    )
+                    .at(atom.span, "wrong number of arguments"),
+                );
+            }
+        }
+    }
+    if !description.rules.iter().any(|r| r.head.name == "role") {
+        out.push(
+            Diagnostic::error("no-roles", "the description declares no role")
+                .note("add a fact such as `(role white)` for each player"),
+        );
+    }
+}
+
+fn collect_atoms<'a>(literal: &'a Literal, atoms: &mut Vec<&'a Atom>, out: &mut Vec<Diagnostic>) {
+    match literal {
+        Literal::Atom(a) => atoms.push(a),
+        Literal::Not(inner, span) => {
+            match inner.as_ref() {
+                Literal::Distinct(..) => out.push(
+                    Diagnostic::warning("not-distinct", "`(not (distinct ...))` read as equality")
+                        .at(*span, "negated `distinct`"),
+                ),
+                Literal::Or(..) => out.push(
+                    Diagnostic::warning(
+                        "not-or",
+                        "`(not (or ...))` read as a conjunction of negations",
+                    )
+                    .at(*span, "negated `or`"),
+                ),
+                Literal::Not(..) => out.push(
+                    Diagnostic::warning("not-not", "double negation `(not (not ...))` cancelled")
+                        .at(*span, "double negation"),
+                ),
+                Literal::Atom(_) => {}
+            }
+            collect_atoms(inner, atoms, out);
+        }
+        Literal::Or(ls, _) => ls.iter().for_each(|l| collect_atoms(l, atoms, out)),
+        Literal::Distinct(..) => {}
+    }
+}
+
+/// Checks on relations: what `init`, `role`, `legal`, `goal` and `terminal`
+/// may depend on, names used with two arities, relations never defined, and
+/// the relations every game needs.
+pub fn check_relations(
+    description: &Description,
+    rules: &[NormalRule],
+    graph: &RelationGraph,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (keyword, forbidden, code) in [
+        ("init", &["true", "does"][..], "impure-init"),
+        ("role", &["true", "does"][..], "impure-init"),
+        ("legal", &["does"][..], "does-dependent"),
+        ("goal", &["does"][..], "does-dependent"),
+        ("terminal", &["does"][..], "does-dependent"),
+    ] {
+        let Some(&(_, arity)) = KEYWORD_ARITY.iter().find(|(k, _)| *k == keyword) else {
+            continue;
+        };
+        let relation = Relation {
+            name: keyword.to_string(),
+            arity,
+        };
+        if let Some(source) = forbidden.iter().find(|s| graph.depends_on(&relation, &[s])) {
+            let span = rules
+                .iter()
+                .find(|r| r.head.relation() == relation)
+                .map(|r| r.span);
+            let mut d = Diagnostic::error(
+                code,
+                format!("`{keyword}` depends on `{source}`, which it must not"),
+            );
+            if let Some(span) = span {
+                d = d.at(span, format!("a rule for `{keyword}`"));
+            }
+            out.push(d);
+        }
+    }
+
+    // Names used with two arities.
+    let mut arities: FxHashMap<&str, Vec<(usize, crate::diagnostics::Span)>> = FxHashMap::default();
+    for rule in rules {
+        let atoms = std::iter::once(&rule.head).chain(rule.body.iter().filter_map(|l| match l {
+            NormalLiteral::Pos(a) | NormalLiteral::Neg(a) => Some(a),
+            _ => None,
+        }));
+        for atom in atoms {
+            let seen = arities.entry(atom.name.as_str()).or_default();
+            if !seen.iter().any(|(n, _)| *n == atom.args.len()) {
+                seen.push((atom.args.len(), atom.span));
+            }
+        }
+    }
+    let mut names: Vec<_> = arities.into_iter().filter(|(_, v)| v.len() > 1).collect();
+    names.sort_by_key(|(_, v)| v[0].1);
+    for (name, uses) in names {
+        out.push(
+            Diagnostic::warning(
+                "arity-overload",
+                format!(
+                    "`{name}` is used with {} different arities; each arity is a separate relation",
+                    uses.len()
+                ),
+            )
+            .at(uses[1].1, format!("used with {} arguments here", uses[1].0))
+            .also(uses[0].1, format!("used with {} arguments here", uses[0].0)),
+        );
+    }
+
+    // Relations used but never defined.
+    let defined: FxHashSet<Relation> = rules.iter().map(|r| r.head.relation()).collect();
+    let mut reported: FxHashSet<Relation> = FxHashSet::default();
+    for rule in rules {
+        for literal in &rule.body {
+            if let NormalLiteral::Pos(a) | NormalLiteral::Neg(a) = literal {
+                let relation = a.relation();
+                if matches!(a.name.as_str(), "true" | "does") || defined.contains(&relation) {
+                    continue;
+                }
+                if reported.insert(relation.clone()) {
+                    out.push(
+                        Diagnostic::warning(
+                            "undefined-relation",
+                            format!("relation `{relation}` is never defined; it is always false"),
+                        )
+                        .at(a.span, "used here"),
+                    );
+                }
+            }
+        }
+    }
+
+    for (keyword, what) in [
+        ("legal", "no role has a legal move"),
+        ("next", "every state after the first is empty"),
+        ("terminal", "no state is terminal"),
+        ("goal", "no role has a goal value"),
+    ] {
+        if !description.rules.iter().any(|r| r.head.name == keyword) {
+            out.push(Diagnostic::warning(
+                "missing-keyword",
+                format!("no rule defines `{keyword}`: {what}"),
+            ));
+        }
+    }
+}

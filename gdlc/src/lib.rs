@@ -1,0 +1,19 @@
+//! gdlc: an ahead-of-time compiler from GDL (the Stanford Game Description
+//! Language) to specialized Rust, with a reference interpreter.
+//!
+//! The pipeline (see `docs/ARCHITECTURE.md`): [`syntax`] parses KIF into an
+//! AST, [`check`] validates it on the [`normal`] form of its rules and the
+//! relation [`graph`], and the reference interpreter [`interp`] evaluates it
+//! behind the [`gdl_runtime::Reasoner`] trait.
+
+pub mod check;
+pub mod conformance;
+pub mod diagnostics;
+pub mod graph;
+pub mod interp;
+mod load;
+pub mod normal;
+pub mod syntax;
+pub mod trace;
+
+pub use load::{load_bytes, load_path, load_source, Error, Loaded};

@@ -1,0 +1,481 @@
+//! Drivers written once against [`Reasoner`]: perft, the deterministic playout
+//! of the conformance suite, flat Monte-Carlo and move application from text.
+
+use crate::Reasoner;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::time::{Duration, Instant};
+
+/// Why a driver could not go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DriverError {
+    /// A role has no legal move in a state that is not terminal.
+    NoLegalMoves {
+        /// The role's name.
+        role: String,
+        /// The fluents of the state, canonical text.
+        state: Vec<String>,
+    },
+    /// A move given as text could not be parsed or is not legal.
+    IllegalMove {
+        /// The role's name.
+        role: String,
+        /// The text of the move.
+        text: String,
+    },
+    /// A joint move had the wrong number of moves.
+    WrongArity {
+        /// Number of roles.
+        expected: usize,
+        /// Number of moves given.
+        found: usize,
+    },
+}
+
+impl std::fmt::Display for DriverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DriverError::NoLegalMoves { role, state } => write!(
+                f,
+                "role `{role}` has no legal move in a non-terminal state: {{{}}}",
+                state.join(" ")
+            ),
+            DriverError::IllegalMove { role, text } => {
+                write!(f, "`{text}` is not a legal move of role `{role}`")
+            }
+            DriverError::WrongArity { expected, found } => write!(
+                f,
+                "a joint move needs one move per role: {expected} expected, {found} given"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+/// Counts of one perft depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerftLevel {
+    /// The depth.
+    pub depth: u32,
+    /// Tree nodes at depth `<= depth`, the root counted.
+    pub nodes: u64,
+    /// Tree nodes at exactly `depth`.
+    pub leaves: u64,
+}
+
+/// Scratch space of one level of the perft recursion.
+struct PerftFrame<R: Reasoner> {
+    legal: Vec<Vec<R::Move>>,
+    joint: Vec<R::Move>,
+    children: Vec<R::State>,
+}
+
+/// Perft from the initial state to `depth`, in one pass: the levels `0..=depth`.
+///
+/// Children of a non-terminal state are the cartesian product of the roles'
+/// legal moves; terminal states are not expanded. The last level is counted
+/// without computing the states in it.
+pub fn perft<R: Reasoner>(r: &mut R, depth: u32) -> Result<Vec<PerftLevel>, DriverError> {
+    perft_pass(r, depth, None).map(|levels| levels.expect("no deadline"))
+}
+
+/// Perft by iterative deepening up to `max_depth`, stopping at `deadline`:
+/// the levels of every depth completed in time (depth 0 always is).
+///
+/// `on_level` is called as each depth completes.
+pub fn perft_with<R: Reasoner>(
+    r: &mut R,
+    max_depth: u32,
+    deadline: Option<Instant>,
+    on_level: &mut dyn FnMut(&PerftLevel),
+) -> Result<Vec<PerftLevel>, DriverError> {
+    let mut done: Vec<PerftLevel> = Vec::new();
+    for depth in 0..=max_depth {
+        if depth > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        match perft_pass(r, depth, deadline)? {
+            Some(levels) => {
+                let level = levels[depth as usize];
+                on_level(&level);
+                done.push(level);
+                if level.leaves == 0 {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    Ok(done)
+}
+
+/// One perft pass to `depth`; `None` when the deadline passed first.
+fn perft_pass<R: Reasoner>(
+    r: &mut R,
+    depth: u32,
+    deadline: Option<Instant>,
+) -> Result<Option<Vec<PerftLevel>>, DriverError> {
+    let roles = r.roles().len();
+    let mut frames: Vec<PerftFrame<R>> = (0..depth)
+        .map(|_| PerftFrame {
+            legal: vec![Vec::new(); roles],
+            joint: Vec::with_capacity(roles),
+            children: Vec::new(),
+        })
+        .collect();
+    let mut leaves = vec![0u64; depth as usize + 1];
+    let root = r.initial_state();
+    let mut clock = Clock { deadline, ticks: 0 };
+    if !perft_node(r, &root, 0, &mut frames, &mut leaves, &mut clock)? {
+        return Ok(None);
+    }
+    let mut nodes = 0;
+    Ok(Some(
+        leaves
+            .iter()
+            .enumerate()
+            .map(|(d, &l)| {
+                nodes += l;
+                PerftLevel {
+                    depth: d as u32,
+                    nodes,
+                    leaves: l,
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// Checks a deadline every few hundred calls.
+struct Clock {
+    deadline: Option<Instant>,
+    ticks: u32,
+}
+
+impl Clock {
+    fn expired(&mut self) -> bool {
+        self.ticks = self.ticks.wrapping_add(1);
+        self.ticks.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Counts `state` at `level` and its subtree; `false` when the deadline passed.
+fn perft_node<R: Reasoner>(
+    r: &mut R,
+    state: &R::State,
+    level: usize,
+    frames: &mut [PerftFrame<R>],
+    leaves: &mut [u64],
+    clock: &mut Clock,
+) -> Result<bool, DriverError> {
+    leaves[level] += 1;
+    let Some((frame, deeper)) = frames.split_first_mut() else {
+        return Ok(true);
+    };
+    if clock.expired() {
+        return Ok(false);
+    }
+    if r.is_terminal(state) {
+        return Ok(true);
+    }
+    let mut product: u64 = 1;
+    for (role, moves) in frame.legal.iter_mut().enumerate() {
+        r.legal_moves(state, role, moves);
+        product *= moves.len() as u64;
+    }
+    if product == 0 {
+        return Err(no_legal_moves(r, state, &frame.legal));
+    }
+    if deeper.is_empty() {
+        leaves[level + 1] += product;
+        return Ok(true);
+    }
+    frame.children.clear();
+    let mut odometer = JointMoves::new(&frame.legal);
+    while odometer.fill(&frame.legal, &mut frame.joint) {
+        frame.children.push(r.next_state(state, &frame.joint));
+        odometer.advance(&frame.legal);
+    }
+    let children = std::mem::take(&mut frame.children);
+    for child in &children {
+        if !perft_node(r, child, level + 1, deeper, leaves, clock)? {
+            return Ok(false);
+        }
+    }
+    frames[0].children = children;
+    Ok(true)
+}
+
+fn no_legal_moves<R: Reasoner>(r: &mut R, state: &R::State, legal: &[Vec<R::Move>]) -> DriverError {
+    let role = legal.iter().position(|m| m.is_empty()).unwrap_or(0);
+    DriverError::NoLegalMoves {
+        role: r.roles()[role].clone(),
+        state: r.fluents(state),
+    }
+}
+
+/// Enumerates the cartesian product of the roles' legal moves, in order
+/// (the last role varies fastest), without allocating per joint move.
+struct JointMoves {
+    index: Vec<usize>,
+    done: bool,
+}
+
+impl JointMoves {
+    fn new<M>(legal: &[Vec<M>]) -> Self {
+        JointMoves {
+            index: vec![0; legal.len()],
+            done: legal.iter().any(|m| m.is_empty()),
+        }
+    }
+
+    fn fill<M: Copy>(&self, legal: &[Vec<M>], joint: &mut Vec<M>) -> bool {
+        if self.done {
+            return false;
+        }
+        joint.clear();
+        joint.extend(self.index.iter().zip(legal).map(|(&i, m)| m[i]));
+        true
+    }
+
+    fn advance<M>(&mut self, legal: &[Vec<M>]) {
+        for role in (0..legal.len()).rev() {
+            self.index[role] += 1;
+            if self.index[role] < legal[role].len() {
+                return;
+            }
+            self.index[role] = 0;
+        }
+        self.done = true;
+    }
+}
+
+/// One step of a recorded playout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayoutStep {
+    /// Each role's legal moves, canonical text, sorted.
+    pub legal: Vec<Vec<String>>,
+    /// The move each role took.
+    pub joint: Vec<String>,
+    /// The fluents of the state reached, canonical text, sorted.
+    pub state: Vec<String>,
+}
+
+/// A recorded deterministic playout (see [`deterministic_playout`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// The seed that chose the moves.
+    pub seed: u64,
+    /// The steps taken.
+    pub steps: Vec<PlayoutStep>,
+    /// The number of steps after which a terminal state was reached, if one was.
+    pub terminal_step: Option<usize>,
+    /// Each role's goal in the terminal state (`None` when not exactly one);
+    /// empty when the playout was truncated.
+    pub goals: Vec<Option<u32>>,
+}
+
+/// The deterministic playout of the conformance suite: at step `t`, role `i`
+/// sorts its legal moves by canonical text and takes index
+/// `(t*7 + i*13 + seed*5) mod count`; the playout stops at a terminal state or
+/// after `max_steps` steps.
+pub fn deterministic_playout<R: Reasoner>(
+    r: &mut R,
+    seed: u64,
+    max_steps: usize,
+) -> Result<Playout, DriverError> {
+    let roles = r.roles().len();
+    let mut state = r.initial_state();
+    let mut steps = Vec::new();
+    let mut moves = Vec::new();
+    let mut joint = Vec::with_capacity(roles);
+    for t in 0..=max_steps {
+        if r.is_terminal(&state) {
+            let goals = (0..roles).map(|i| r.goal(&state, i)).collect();
+            return Ok(Playout {
+                seed,
+                steps,
+                terminal_step: Some(t),
+                goals,
+            });
+        }
+        if t == max_steps {
+            break;
+        }
+        joint.clear();
+        let mut legal_texts = Vec::with_capacity(roles);
+        let mut joint_texts = Vec::with_capacity(roles);
+        for i in 0..roles {
+            r.legal_moves(&state, i, &mut moves);
+            let mut texts: Vec<(String, R::Move)> =
+                moves.iter().map(|&m| (r.move_text(i, m), m)).collect();
+            texts.sort_by(|a, b| a.0.cmp(&b.0));
+            if texts.is_empty() {
+                return Err(DriverError::NoLegalMoves {
+                    role: r.roles()[i].clone(),
+                    state: r.fluents(&state),
+                });
+            }
+            let pick = (t as u64 * 7 + i as u64 * 13 + seed * 5) % texts.len() as u64;
+            let (text, mv) = texts[pick as usize].clone();
+            joint.push(mv);
+            joint_texts.push(text);
+            legal_texts.push(texts.into_iter().map(|(s, _)| s).collect());
+        }
+        state = r.next_state(&state, &joint);
+        steps.push(PlayoutStep {
+            legal: legal_texts,
+            joint: joint_texts,
+            state: r.fluents(&state),
+        });
+    }
+    Ok(Playout {
+        seed,
+        steps,
+        terminal_step: None,
+        goals: Vec::new(),
+    })
+}
+
+/// Applies a joint move given as KIF text (one move per role, in declaration
+/// order) to `state`, checking that each move is legal.
+pub fn play<R: Reasoner>(
+    r: &mut R,
+    state: &R::State,
+    joint_text: &[&str],
+) -> Result<R::State, DriverError> {
+    let roles = r.roles().len();
+    if joint_text.len() != roles {
+        return Err(DriverError::WrongArity {
+            expected: roles,
+            found: joint_text.len(),
+        });
+    }
+    let mut joint = Vec::with_capacity(roles);
+    let mut legal = Vec::new();
+    for (i, text) in joint_text.iter().enumerate() {
+        let illegal = DriverError::IllegalMove {
+            role: r.roles()[i].clone(),
+            text: text.to_string(),
+        };
+        let Some(mv) = r.parse_move(i, text) else {
+            return Err(illegal);
+        };
+        r.legal_moves(state, i, &mut legal);
+        if !legal.contains(&mv) {
+            return Err(illegal);
+        }
+        joint.push(mv);
+    }
+    Ok(r.next_state(state, &joint))
+}
+
+/// How long a flat Monte-Carlo run goes on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum McBudget {
+    /// Exactly this many playouts.
+    Playouts(u64),
+    /// Playouts until this much time has passed (the running playout finishes).
+    Time(Duration),
+}
+
+/// The figures of a flat Monte-Carlo run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct McReport {
+    /// The seed of the random generator (xoshiro256++ seeded by SplitMix64).
+    pub seed: u64,
+    /// Playouts completed.
+    pub playouts: u64,
+    /// States visited, the initial and the terminal ones included.
+    pub states: u64,
+    /// Wall-clock time of the run.
+    pub seconds: f64,
+    /// Mean goal of each role over the playouts (a missing goal counts as 0).
+    pub mean_goals: Vec<f64>,
+    /// Playouts stopped at the length limit before reaching a terminal state.
+    pub truncated: u64,
+}
+
+impl McReport {
+    /// Playouts per second.
+    pub fn playouts_per_sec(&self) -> f64 {
+        self.playouts as f64 / self.seconds.max(1e-9)
+    }
+    /// States per second.
+    pub fn states_per_sec(&self) -> f64 {
+        self.states as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Flat Monte-Carlo: uniformly random playouts from the initial state, each
+/// stopped at a terminal state (or after `max_length` joint moves).
+///
+/// `progress` is called after every playout with the report so far.
+pub fn flat_monte_carlo<R: Reasoner>(
+    r: &mut R,
+    budget: McBudget,
+    seed: u64,
+    max_length: u64,
+    progress: &mut dyn FnMut(&McReport),
+) -> Result<McReport, DriverError> {
+    let roles = r.roles().len();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut report = McReport {
+        seed,
+        playouts: 0,
+        states: 0,
+        seconds: 0.0,
+        mean_goals: vec![0.0; roles],
+        truncated: 0,
+    };
+    let mut goal_sums = vec![0u64; roles];
+    let mut moves = Vec::new();
+    let mut joint = Vec::with_capacity(roles);
+    let initial = r.initial_state();
+    let start = Instant::now();
+    loop {
+        match budget {
+            McBudget::Playouts(n) if report.playouts >= n => break,
+            McBudget::Time(t) if start.elapsed() >= t => break,
+            _ => {}
+        }
+        let mut state = initial.clone();
+        let mut length = 0;
+        report.states += 1;
+        loop {
+            if r.is_terminal(&state) {
+                for (role, sum) in goal_sums.iter_mut().enumerate() {
+                    *sum += u64::from(r.goal(&state, role).unwrap_or(0));
+                }
+                break;
+            }
+            if length == max_length {
+                report.truncated += 1;
+                break;
+            }
+            joint.clear();
+            for role in 0..roles {
+                r.legal_moves(&state, role, &mut moves);
+                if moves.is_empty() {
+                    return Err(DriverError::NoLegalMoves {
+                        role: r.roles()[role].clone(),
+                        state: r.fluents(&state),
+                    });
+                }
+                let pick = (u64::from(rng.next_u32()) * moves.len() as u64) >> 32;
+                joint.push(moves[pick as usize]);
+            }
+            state = r.next_state(&state, &joint);
+            length += 1;
+            report.states += 1;
+        }
+        report.playouts += 1;
+        report.seconds = start.elapsed().as_secs_f64();
+        progress(&report);
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    let done = report.playouts.max(1) as f64;
+    report.mean_goals = goal_sums.iter().map(|&s| s as f64 / done).collect();
+    Ok(report)
+}
