@@ -109,7 +109,10 @@ struct Failure(String);
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    gdlc::interp::quiet_resource_limits();
+    let outcome = gdlc::interp::catch_limit(|| run(cli.command))
+        .unwrap_or_else(|limit| Err(Failure(format!("error: {}", limit.0))));
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(message)) => {
             eprintln!("{}", message.trim_end());

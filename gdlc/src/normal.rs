@@ -174,3 +174,65 @@ pub fn refine(rules: &mut [NormalRule], relations: &[crate::syntax::ast::Relatio
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::SourceFile;
+
+    fn normal_texts(rule: &str) -> Vec<String> {
+        let file = SourceFile {
+            name: "t.kif".into(),
+            text: rule.into(),
+        };
+        let (d, _) = crate::syntax::parse(&file);
+        normalize(&d.unwrap().rules[0])
+            .iter()
+            .map(|r| {
+                let body: Vec<String> = r
+                    .body
+                    .iter()
+                    .map(|l| match l {
+                        NormalLiteral::Pos(a) => a.to_string(),
+                        NormalLiteral::Neg(a) => format!("-{a}"),
+                        NormalLiteral::Distinct(a, b, _) => format!("{a}!={b}"),
+                        NormalLiteral::Same(a, b, _) => format!("{a}=={b}"),
+                    })
+                    .collect();
+                body.join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn or_is_split_and_not_pushed_down() {
+        assert_eq!(normal_texts("(<= p (or a b) c)"), ["a c", "b c"]);
+        assert_eq!(normal_texts("(<= p (not (or a (not b))))"), ["-a b"]);
+        assert_eq!(
+            normal_texts("(<= p (r ?x ?y) (not (distinct ?x ?y)))"),
+            ["(r ?x ?y) ?x==?y"]
+        );
+        assert_eq!(normal_texts("(<= p (or a (or b c)))"), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn refinement_splits_constant_positions() {
+        let file = SourceFile {
+            name: "t.kif".into(),
+            text: "(<= (goal r 100) (not (goal r 0)))\n(<= (goal r 0) (true x))".into(),
+        };
+        let (d, _) = crate::syntax::parse(&file);
+        let mut rules: Vec<NormalRule> = d.unwrap().rules.iter().flat_map(normalize).collect();
+        let goal = crate::syntax::ast::Relation {
+            name: "goal".into(),
+            arity: 2,
+        };
+        refine(&mut rules, &[goal]);
+        assert_eq!(rules[0].head.name, "goal 0=r 1=100");
+        assert_eq!(written_name(&rules[0].head.name), "goal");
+        let NormalLiteral::Neg(a) = &rules[0].body[0] else {
+            panic!()
+        };
+        assert_eq!(a.name, "goal 0=r 1=0");
+    }
+}

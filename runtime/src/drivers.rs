@@ -479,3 +479,106 @@ pub fn flat_monte_carlo<R: Reasoner>(
     report.mean_goals = goal_sums.iter().map(|&s| s as f64 / done).collect();
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two roles moving at once; role 0 has `n` moves, role 1 two; the game
+    /// ends after `depth` rounds. States are the round number.
+    struct Toy {
+        roles: Vec<String>,
+        n: u32,
+        depth: u32,
+    }
+
+    impl Reasoner for Toy {
+        type State = u32;
+        type Move = u32;
+        fn roles(&self) -> &[String] {
+            &self.roles
+        }
+        fn initial_state(&mut self) -> u32 {
+            0
+        }
+        fn is_terminal(&mut self, s: &u32) -> bool {
+            *s >= self.depth
+        }
+        fn legal_moves(&mut self, _: &u32, role: usize, out: &mut Vec<u32>) {
+            out.clear();
+            out.extend(0..if role == 0 { self.n } else { 2 });
+        }
+        fn next_state(&mut self, s: &u32, joint: &[u32]) -> u32 {
+            assert_eq!(joint.len(), 2);
+            s + 1
+        }
+        fn goal(&mut self, s: &u32, role: usize) -> Option<u32> {
+            Some(s * 10 + role as u32)
+        }
+        fn move_text(&self, _: usize, m: u32) -> String {
+            format!("(m {m})")
+        }
+        fn parse_move(&mut self, _: usize, text: &str) -> Option<u32> {
+            text.strip_prefix("(m ")?.strip_suffix(')')?.parse().ok()
+        }
+        fn fluents(&self, s: &u32) -> Vec<String> {
+            vec![format!("(round {s})")]
+        }
+    }
+
+    fn toy() -> Toy {
+        Toy {
+            roles: vec!["a".into(), "b".into()],
+            n: 3,
+            depth: 2,
+        }
+    }
+
+    #[test]
+    fn perft_counts_joint_moves_and_stops_at_terminal_states() {
+        let levels = perft(&mut toy(), 4).unwrap();
+        let leaves: Vec<u64> = levels.iter().map(|l| l.leaves).collect();
+        assert_eq!(leaves, [1, 6, 36, 0, 0]);
+        assert_eq!(levels[2].nodes, 43);
+        let deepened = perft_with(&mut toy(), 4, None, &mut |_| {}).unwrap();
+        assert_eq!(deepened, levels[..4].to_vec());
+    }
+
+    #[test]
+    fn deterministic_playout_follows_the_formula() {
+        let p = deterministic_playout(&mut toy(), 1, 300).unwrap();
+        // t=0: a takes (0+0+5)%3 = 2, b takes (0+13+5)%2 = 0; t=1: a (7+5)%3=0, b (7+13+5)%2=1.
+        let joints: Vec<Vec<String>> = p.steps.iter().map(|s| s.joint.clone()).collect();
+        assert_eq!(joints, [["(m 2)", "(m 0)"], ["(m 0)", "(m 1)"]]);
+        assert_eq!(p.terminal_step, Some(2));
+        assert_eq!(p.goals, [Some(20), Some(21)]);
+        let short = deterministic_playout(&mut toy(), 1, 1).unwrap();
+        assert_eq!((short.steps.len(), short.terminal_step), (1, None));
+    }
+
+    #[test]
+    fn flat_monte_carlo_counts_states_and_is_seeded() {
+        let a = flat_monte_carlo(&mut toy(), McBudget::Playouts(50), 9, 1000, &mut |_| {}).unwrap();
+        assert_eq!((a.playouts, a.states), (50, 150));
+        assert_eq!(a.mean_goals, [20.0, 21.0]);
+        let b = flat_monte_carlo(&mut toy(), McBudget::Playouts(50), 9, 1000, &mut |_| {}).unwrap();
+        assert_eq!((a.states, a.truncated), (b.states, b.truncated));
+        let capped =
+            flat_monte_carlo(&mut toy(), McBudget::Playouts(5), 9, 1, &mut |_| {}).unwrap();
+        assert_eq!(capped.truncated, 5);
+    }
+
+    #[test]
+    fn play_checks_legality() {
+        let mut t = toy();
+        assert_eq!(play(&mut t, &0, &["(m 2)", "(m 1)"]), Ok(1));
+        assert!(matches!(
+            play(&mut t, &0, &["(m 5)", "(m 1)"]),
+            Err(DriverError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            play(&mut t, &0, &["(m 1)"]),
+            Err(DriverError::WrongArity { .. })
+        ));
+    }
+}

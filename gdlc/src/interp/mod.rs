@@ -26,6 +26,48 @@ use std::path::Path;
 use table::Table;
 use terms::{TermData, TermId, TermStore};
 
+/// Most distinct ground terms the interpreter creates before it gives up.
+pub const MAX_TERMS: usize = 20_000_000;
+/// Most facts one relation may hold before the interpreter gives up.
+pub const MAX_ROWS: usize = 10_000_000;
+
+/// The panic payload with which the interpreter stops when a description
+/// needs more than its resource limits (a relation materialized bottom-up
+/// that a top-down prover would only query). The methods of
+/// [`Reasoner`] cannot fail, so the interpreter unwinds instead of answering
+/// wrongly; [`catch_limit`] turns it back into an error.
+#[derive(Debug)]
+pub struct ResourceLimit(pub String);
+
+fn exceeded(what: String) -> ! {
+    std::panic::panic_any(ResourceLimit(format!(
+        "the reference interpreter stopped: evaluating this description needs {what}"
+    )))
+}
+
+/// Runs `f`, turning an interpreter [`ResourceLimit`] into an error (other
+/// panics go on unwinding).
+pub fn catch_limit<T>(f: impl FnOnce() -> T) -> Result<T, ResourceLimit> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(v) => Ok(v),
+        Err(payload) => match payload.downcast::<ResourceLimit>() {
+            Ok(limit) => Err(*limit),
+            Err(other) => std::panic::resume_unwind(other),
+        },
+    }
+}
+
+/// Keeps the default panic message for real bugs but stays silent for
+/// [`ResourceLimit`], which the caller reports itself.
+pub fn quiet_resource_limits() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if info.payload().downcast_ref::<ResourceLimit>().is_none() {
+            default(info);
+        }
+    }));
+}
+
 /// What a relation's facts depend on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Class {
@@ -579,5 +621,96 @@ fn to_calls(
             adornment: form,
             mode,
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::SourceFile;
+
+    fn interpreter(text: &str) -> Interpreter {
+        let loaded = crate::load_source(SourceFile {
+            name: "t.kif".into(),
+            text: text.into(),
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        Interpreter::new(&loaded)
+    }
+
+    fn legal(r: &mut Interpreter, s: &State) -> Vec<String> {
+        let mut moves = Vec::new();
+        r.legal_moves(s, 0, &mut moves);
+        let mut t: Vec<String> = moves.iter().map(|&m| r.move_text(0, m)).collect();
+        t.sort();
+        t
+    }
+
+    /// A counter with a recursive `less` over a successor table, function
+    /// terms in fluents, `init` with a body, `or` and `not`.
+    const COUNTER: &str = "
+        (role p)
+        (succ 0 1) (succ 1 2) (succ 2 3)
+        (<= (less ?x ?y) (succ ?x ?y))
+        (<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))
+        (<= (init (count ?n)) (succ ?n 1))
+        (<= (legal p (add ?k)) (true (count ?n)) (less ?n ?k) (not (true (count 2))))
+        (<= (legal p stop) (or (true (count 2)) (true (count 3))))
+        (<= (next (count ?k)) (does p (add ?k)))
+        (<= (next (stopped (at ?n))) (does p stop) (true (count ?n)))
+        (<= terminal (true (stopped ?x)))
+        (<= (goal p ?n) (true (stopped (at ?n))) (succ ?n ?m))
+        (<= (has_succ ?n) (succ ?n ?m))
+        (<= (goal p 99) (true (stopped (at ?n))) (not (has_succ ?n)))";
+
+    #[test]
+    fn recursion_function_terms_and_negation() {
+        let mut r = interpreter(COUNTER);
+        let s0 = r.initial_state();
+        assert_eq!(r.fluents(&s0), ["(count 0)"]);
+        assert_eq!(legal(&mut r, &s0), ["(add 1)", "(add 2)", "(add 3)"]);
+        let add2 = r.parse_move(0, "(add 2)").unwrap();
+        let s1 = r.next_state(&s0, &[add2]);
+        assert_eq!(r.fluents(&s1), ["(count 2)"]);
+        assert_eq!(legal(&mut r, &s1), ["stop"]);
+        let stop = r.parse_move(0, "stop").unwrap();
+        let s2 = r.next_state(&s1, &[stop]);
+        assert_eq!(r.fluents(&s2), ["(stopped (at 2))"]);
+        assert!(r.is_terminal(&s2) && !r.is_terminal(&s1));
+        assert_eq!(r.goal(&s2, 0), Some(2));
+        // Going back to an earlier state gives the earlier answers.
+        assert_eq!(legal(&mut r, &s0), ["(add 1)", "(add 2)", "(add 3)"]);
+        let add3 = r.parse_move(0, "(add 3)").unwrap();
+        let s3 = r.next_state(&s0, &[add3]);
+        assert_eq!(legal(&mut r, &s3), ["stop"]);
+        let s4 = r.next_state(&s3, &[stop]);
+        assert_eq!(r.goal(&s4, 0), Some(99));
+    }
+
+    #[test]
+    fn a_role_with_two_goal_values_has_none() {
+        let mut r =
+            interpreter("(role p) (goal p 10) (goal p 20) (legal p x) (<= terminal (true z))");
+        let s0 = r.initial_state();
+        assert_eq!(r.goal(&s0, 0), None);
+    }
+
+    #[test]
+    fn relations_answered_on_demand_build_new_terms() {
+        // `pair` is read only with its first argument bound, so it is
+        // answered on demand; the answer `(pair 1 (wrap 1))` builds a term
+        // that no table holds before the call.
+        let mut r = interpreter(
+            "(role p) (init (n 1)) (legal p go)
+             (<= (pair ?x (wrap ?x)) (true (n ?x)))
+             (<= (next (got ?w)) (true (n ?x)) (pair ?x ?w))
+             (<= (next (checked)) (true (n ?x)) (pair ?x (wrap 1)))
+             (<= terminal (true (got ?w)))
+             (goal p 100)",
+        );
+        let s0 = r.initial_state();
+        let go = r.parse_move(0, "go").unwrap();
+        let s1 = r.next_state(&s0, &[go]);
+        assert_eq!(r.fluents(&s1), ["(checked)", "(got (wrap 1))"]);
     }
 }

@@ -59,6 +59,12 @@ impl Table {
         if self.rows.contains(&row) {
             return false;
         }
+        if self.rows.len() >= super::MAX_ROWS {
+            super::exceeded(format!(
+                "a relation with more than {} facts",
+                super::MAX_ROWS
+            ));
+        }
         let id = self.rows.len() as u32;
         for index in &mut self.indexes {
             self.key.clear();

@@ -52,6 +52,9 @@ impl TermStore {
             return id;
         }
         let id = self.terms.len() as TermId;
+        if self.terms.len() >= super::MAX_TERMS {
+            super::exceeded(format!("more than {} distinct terms", super::MAX_TERMS));
+        }
         let functor = self.functor_of(&data);
         self.functors.push(functor);
         self.terms.push(data.clone());

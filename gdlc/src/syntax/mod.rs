@@ -77,3 +77,80 @@ fn syntax_error(e: GrammarError<'_>) -> Diagnostic {
         .at(Span::new(at, at + 1), "this `(` is too deep"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ast::{Literal, Term};
+    use super::*;
+
+    fn parse_ok(text: &str) -> (Description, Vec<Diagnostic>) {
+        let file = SourceFile {
+            name: "t.kif".into(),
+            text: text.into(),
+        };
+        let (d, diags) = parse(&file);
+        (d.expect("parses"), diags)
+    }
+
+    #[test]
+    fn comments_case_folding_and_spans() {
+        let (d, diags) =
+            parse_ok("; a comment\n(ROLE White) ; trailing\n(<= (Legal ?P Noop) (Role ?P))\n");
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(d.rules.len(), 2);
+        assert_eq!(d.rules[0].to_string(), "(role white)");
+        assert_eq!(d.rules[1].to_string(), "(<= (legal ?p noop) (role ?p))");
+        // `(ROLE White)` starts on line 2 at byte 12.
+        assert_eq!(d.rules[0].span, Span::new(12, 24));
+        let Term::Var(_, span) = &d.rules[1].head.args[0] else {
+            panic!()
+        };
+        assert_eq!(
+            &"; a comment\n(ROLE White) ; trailing\n(<= (Legal ?P Noop) (Role ?P))\n"
+                [span.start as usize..span.end as usize],
+            "?P"
+        );
+    }
+
+    #[test]
+    fn wrapped_rule_list_is_unwrapped() {
+        let (plain, _) = parse_ok("(role a) (init p)");
+        let (wrapped, _) = parse_ok("((role a) (init p))");
+        let texts = |d: &Description| d.rules.iter().map(|r| r.to_string()).collect::<Vec<_>>();
+        assert_eq!(texts(&plain), texts(&wrapped));
+        // A single sentence is not a wrapped list.
+        let (single, _) = parse_ok("(role a)");
+        assert_eq!(texts(&single), ["(role a)"]);
+    }
+
+    #[test]
+    fn literals_and_terms() {
+        let (d, diags) = parse_ok("(<= p (not (q (f ?x))) (distinct ?x a) (or r (s (g)) ) (t ?x))");
+        assert!(diags.is_empty(), "{diags:?}");
+        let body = &d.rules[0].body;
+        assert!(matches!(&body[0], Literal::Not(inner, _) if matches!(**inner, Literal::Atom(_))));
+        assert!(matches!(&body[1], Literal::Distinct(..)));
+        assert!(matches!(&body[2], Literal::Or(ls, _) if ls.len() == 2));
+        // `(g)` is a function of no arguments, not the constant `g`.
+        let Literal::Or(ls, _) = &body[2] else {
+            panic!()
+        };
+        let Literal::Atom(s) = &ls[1] else { panic!() };
+        assert!(matches!(&s.args[0], Term::Func(name, args, _) if name == "g" && args.is_empty()));
+    }
+
+    #[test]
+    fn errors_are_collected_not_fatal() {
+        let file = SourceFile {
+            name: "t.kif".into(),
+            text: "(<= (p ?x) (?y a))\n(())\n(<= )\n".into(),
+        };
+        let (_, diags) = parse(&file);
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            ["bad-sentence", "bad-sentence", "bad-rule"],
+            "{diags:?}"
+        );
+    }
+}
