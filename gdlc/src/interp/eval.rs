@@ -21,16 +21,35 @@ pub struct DemandPlans {
     pub adornments: Vec<Adornment>,
     /// The rule plans of each called form.
     pub plans: Vec<Vec<RulePlan>>,
+    /// Whether each called form's relation is recursive.
+    pub recursive: Vec<bool>,
 }
 
+/// A ground tuple.
+type Tuple = Box<[TermId]>;
+
 /// The answers of one call: whole tuples of the called relation.
-type Answers = Rc<[Box<[TermId]>]>;
+type Answers = Rc<[Tuple]>;
 
 /// Memoized answers of calls, per called form and input values.
 #[derive(Default)]
+///
+/// Calls of recursive relations are tabled: a call met again while it is
+/// still being answered gets the answers found so far, and the call it
+/// reached iterates until its answers stop growing; calls that used the
+/// partial answers of a call still in progress are not memoized as complete.
 pub struct DemandCache {
     answers: Vec<FxHashMap<Box<[TermId]>, Answers>>,
     exists: Vec<FxHashMap<Box<[TermId]>, bool>>,
+    partial: Vec<FxHashMap<Box<[TermId]>, Vec<Tuple>>>,
+    /// Calls being answered, with their depth in the chain of calls.
+    in_progress: FxHashMap<(usize, Box<[TermId]>), usize>,
+    depth: usize,
+    /// The shallowest call in progress whose partial answers were used.
+    low: usize,
+    /// Whether some partial answers grew since the innermost iterating call
+    /// began its current round.
+    grew: bool,
 }
 
 impl DemandCache {
@@ -39,6 +58,11 @@ impl DemandCache {
         DemandCache {
             answers: vec![FxHashMap::default(); forms],
             exists: vec![FxHashMap::default(); forms],
+            partial: vec![FxHashMap::default(); forms],
+            in_progress: FxHashMap::default(),
+            depth: 0,
+            low: usize::MAX,
+            grew: false,
         }
     }
 
@@ -46,6 +70,7 @@ impl DemandCache {
     pub fn clear(&mut self, form: usize) {
         self.answers[form].clear();
         self.exists[form].clear();
+        self.partial[form].clear();
     }
 }
 
@@ -260,47 +285,37 @@ impl Join<'_> {
             .iter()
             .map(|&pos| instantiate(self.store, &args[pos], &self.bindings))
             .collect();
-        match mode {
-            CallMode::Exists | CallMode::Absent => {
-                let found = match self.cache.exists[form].get(&values) {
-                    Some(&found) => found,
-                    None => {
-                        let found = !solve(
-                            form,
-                            &values,
-                            true,
-                            self.store,
-                            self.tables,
-                            self.demand,
-                            self.cache,
-                        )
-                        .is_empty();
+        if mode != CallMode::Scan && !self.demand.recursive[form] {
+            let found = match self.cache.exists[form].get(&values) {
+                Some(&found) => found,
+                None => {
+                    let saved_low = std::mem::replace(&mut self.cache.low, usize::MAX);
+                    let found = !solve(
+                        form,
+                        &values,
+                        true,
+                        self.store,
+                        self.tables,
+                        self.demand,
+                        self.cache,
+                    )
+                    .is_empty();
+                    // Partial answers only prove existence, never absence.
+                    if found || self.cache.low == usize::MAX {
                         self.cache.exists[form].insert(values, found);
-                        found
                     }
-                };
-                if found == (mode == CallMode::Exists) {
-                    self.step(i + 1);
+                    self.cache.low = self.cache.low.min(saved_low);
+                    found
                 }
+            };
+            if found == (mode == CallMode::Exists) {
+                self.step(i + 1);
             }
+            return;
+        }
+        let answers = self.tabled(form, values);
+        match mode {
             CallMode::Scan => {
-                let answers = match self.cache.answers[form].get(&values) {
-                    Some(a) => Rc::clone(a),
-                    None => {
-                        let a: Answers = solve(
-                            form,
-                            &values,
-                            false,
-                            self.store,
-                            self.tables,
-                            self.demand,
-                            self.cache,
-                        )
-                        .into();
-                        self.cache.answers[form].insert(values, Rc::clone(&a));
-                        a
-                    }
-                };
                 for row in answers.iter() {
                     if self.done {
                         break;
@@ -308,7 +323,69 @@ impl Join<'_> {
                     self.try_row(i, args, row);
                 }
             }
+            CallMode::Exists | CallMode::Absent => {
+                if answers.is_empty() == (mode == CallMode::Absent) {
+                    self.step(i + 1);
+                }
+            }
         }
+    }
+
+    /// The answers of a call, memoized, tabled for recursive relations.
+    fn tabled(&mut self, form: usize, values: Box<[TermId]>) -> Answers {
+        if let Some(a) = self.cache.answers[form].get(&values) {
+            return Rc::clone(a);
+        }
+        let key = (form, values);
+        if let Some(&at) = self.cache.in_progress.get(&key) {
+            self.cache.low = self.cache.low.min(at);
+            return self.cache.partial[form]
+                .get(&key.1)
+                .map_or_else(|| Rc::from(Vec::new()), |v| Rc::from(v.clone()));
+        }
+        let depth = self.cache.depth;
+        self.cache.depth += 1;
+        self.cache.in_progress.insert(key.clone(), depth);
+        let saved_low = self.cache.low;
+        let saved_grew = self.cache.grew;
+        let (form, values) = key;
+        let (answers, low) = loop {
+            self.cache.low = usize::MAX;
+            self.cache.grew = false;
+            let found = solve(
+                form,
+                &values,
+                false,
+                self.store,
+                self.tables,
+                self.demand,
+                self.cache,
+            );
+            let entry = self.cache.partial[form].entry(values.clone()).or_default();
+            let before = entry.len();
+            entry.extend(found);
+            entry.sort_unstable();
+            entry.dedup();
+            self.cache.grew |= entry.len() > before;
+            let low = self.cache.low;
+            if low < depth {
+                // Built on the partial answers of a caller still in progress,
+                // which iterates until no partial answers grow.
+                break (Rc::from(entry.clone()), low);
+            }
+            if low == depth && self.cache.grew {
+                continue;
+            }
+            let complete: Answers =
+                Rc::from(self.cache.partial[form].remove(&values).unwrap_or_default());
+            self.cache.answers[form].insert(values.clone(), Rc::clone(&complete));
+            break (complete, usize::MAX);
+        };
+        self.cache.grew |= saved_grew;
+        self.cache.in_progress.remove(&(form, values));
+        self.cache.depth -= 1;
+        self.cache.low = saved_low.min(low);
+        answers
     }
 
     fn try_row(&mut self, i: usize, args: &[Pattern], row: &[TermId]) {

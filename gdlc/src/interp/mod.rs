@@ -167,7 +167,10 @@ impl Interpreter {
         let init_rel = keyword("init", 1);
 
         let mut store = TermStore::default();
-        let mut tables: Vec<Table> = relations.iter().map(|_| Table::new()).collect();
+        let mut tables: Vec<Table> = relations
+            .iter()
+            .map(|r| Table::new(r.to_string()))
+            .collect();
 
         // Classes, in topological order of the components.
         let components = graph.components();
@@ -287,7 +290,7 @@ impl Interpreter {
         keyword_rels.extend(&init_rel);
         let mut on_demand = vec![false; relations.len()];
         for stratum in &strata {
-            if !stratum.recursive
+            if stratum.members.len() == 1
                 && stratum.class != Class::Static
                 && !stratum.plans.is_empty()
                 && !keyword_rels.contains(&stratum.members[0])
@@ -346,6 +349,11 @@ impl Interpreter {
                 demand.plans[form] = plans;
             }
         }
+        demand.recursive = demand
+            .adornments
+            .iter()
+            .map(|a| strata[component_of[a.rel]].recursive)
+            .collect();
         let form_class: Vec<Class> = demand.adornments.iter().map(|a| class[a.rel]).collect();
 
         let strata_of = |roots: &[RelId]| -> Vec<usize> {
@@ -606,6 +614,7 @@ fn to_calls(
         let form = *forms.entry(adornment.clone()).or_insert_with(|| {
             demand.adornments.push(adornment);
             demand.plans.push(Vec::new());
+            demand.recursive.push(false);
             pending.push(demand.adornments.len() - 1);
             demand.adornments.len() - 1
         });
@@ -712,5 +721,71 @@ mod tests {
         let go = r.parse_move(0, "go").unwrap();
         let s1 = r.next_state(&s0, &[go]);
         assert_eq!(r.fluents(&s1), ["(checked)", "(got (wrap 1))"]);
+    }
+
+    #[test]
+    fn recursive_relations_on_demand_handle_cycles() {
+        // `reach` is recursive and read with its first argument bound, so it
+        // is answered on demand; the edges in the state form a cycle
+        // a -> b -> c -> a, with an exit c -> d.
+        let mut r = interpreter(
+            "(role p)
+             (init (edge a b)) (init (edge b c)) (init (edge c a)) (init (edge c d)) (init (at a))
+             (<= (reach ?x ?y) (true (edge ?x ?y)))
+             (<= (reach ?x ?z) (true (edge ?x ?y)) (reach ?y ?z))
+             (<= (legal p (go ?y)) (true (at ?x)) (reach ?x ?y))
+             (<= (legal p loop) (true (at ?x)) (reach ?x ?x))
+             (<= (next (at ?y)) (does p (go ?y)))
+             (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+             (<= terminal (true (at d)))
+             (goal p 100)",
+        );
+        let s0 = r.initial_state();
+        assert_eq!(
+            legal(&mut r, &s0),
+            ["(go a)", "(go b)", "(go c)", "(go d)", "loop"]
+        );
+        let go_d = r.parse_move(0, "(go d)").unwrap();
+        let s1 = r.next_state(&s0, &[go_d]);
+        assert!(r.is_terminal(&s1));
+        assert_eq!(legal(&mut r, &s1), Vec::<String>::new());
+        let go_b = r.parse_move(0, "(go b)").unwrap();
+        let s2 = r.next_state(&s0, &[go_b]);
+        assert_eq!(
+            legal(&mut r, &s2),
+            ["(go a)", "(go b)", "(go c)", "(go d)", "loop"]
+        );
+    }
+
+    #[test]
+    fn mutually_recursive_calls_reach_their_fixpoint() {
+        // `count` walks a 4x4 board row by row, wrapping with the cyclic
+        // `after`; counting an empty board calls forms of `count` with
+        // different bound arguments that depend on each other.
+        let mut text = String::from(
+            "(role p) (after 1 2) (after 2 3) (after 3 4) (after 4 1)
+             (succ 0 1) (succ 1 2) (succ 2 3)
+             (<= (number ?x) (succ ?x ?y)) (<= (number ?y) (succ ?x ?y))
+             (<= (here ?x ?y ?i ?o) (true (cell ?x ?y o)) (succ ?i ?o))
+             (<= (here ?x ?y ?i ?i) (true (cell ?x ?y ?c)) (distinct ?c o) (number ?i))
+             (<= (count 4 4 ?n1 ?n) (here 4 4 ?n1 ?n))
+             (<= (count ?x 4 ?n1 ?n) (after ?x ?x1) (distinct ?x 4) (here ?x 4 ?n1 ?n2) (count ?x1 1 ?n2 ?n))
+             (<= (count ?x ?y ?n1 ?n) (after ?y ?y1) (distinct ?y 4) (here ?x ?y ?n1 ?n2) (count ?x ?y1 ?n2 ?n))
+             (<= (goal p 100) (count 1 1 0 0))
+             (<= (goal p 50) (count 1 1 0 ?n) (distinct ?n 0))
+             (legal p noop) (<= terminal (true (cell 1 1 b)))",
+        );
+        for x in 1..=4 {
+            for y in 1..=4 {
+                let mark = if (x, y) == (2, 3) { "o" } else { "b" };
+                text.push_str(&format!(" (init (cell {x} {y} {mark}))"));
+            }
+        }
+        let mut r = interpreter(&text);
+        let s0 = r.initial_state();
+        assert_eq!(r.goal(&s0, 0), Some(50));
+        let mut empty = interpreter(&text.replace("(cell 2 3 o)", "(cell 2 3 b)"));
+        let s0 = empty.initial_state();
+        assert_eq!(empty.goal(&s0, 0), Some(100));
     }
 }

@@ -22,15 +22,18 @@ struct Index {
 
 /// The facts of one relation, in insertion order, with hash indexes.
 pub struct Table {
+    /// The relation, for messages.
+    name: String,
     rows: IndexSet<Box<[TermId]>, FxBuildHasher>,
     indexes: Vec<Index>,
     key: Vec<u32>,
 }
 
 impl Table {
-    /// An empty table.
-    pub fn new() -> Self {
+    /// An empty table for the relation shown as `name`.
+    pub fn new(name: String) -> Self {
         Table {
+            name,
             rows: IndexSet::default(),
             indexes: Vec::new(),
             key: Vec::new(),
@@ -61,8 +64,9 @@ impl Table {
         }
         if self.rows.len() >= super::MAX_ROWS {
             super::exceeded(format!(
-                "a relation with more than {} facts",
-                super::MAX_ROWS
+                "more than {} facts of `{}`",
+                super::MAX_ROWS,
+                self.name
             ));
         }
         let id = self.rows.len() as u32;
