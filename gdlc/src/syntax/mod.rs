@@ -37,8 +37,36 @@ pub fn parse(file: &SourceFile) -> (Option<Description>, Vec<Diagnostic>) {
         );
         return (None, diagnostics);
     }
+    case_warnings(&file.text, &mut diagnostics);
     let description = lower::lower(items, &mut diagnostics);
     (Some(description), diagnostics)
+}
+
+/// Symbols are read case-insensitively; a name spelled in two cases gets one
+/// warning (the two spellings may have been meant as different symbols).
+fn case_warnings(text: &str, diagnostics: &mut Vec<Diagnostic>) {
+    let mut first: rustc_hash::FxHashMap<String, (&str, usize, usize)> = Default::default();
+    let mut warned: rustc_hash::FxHashSet<String> = Default::default();
+    for (l, token, r) in lexer::Lexer::new(text).flatten() {
+        let (lexer::Token::Symbol(s) | lexer::Token::Variable(s)) = token else {
+            continue;
+        };
+        let folded = s.to_lowercase();
+        let (spelling, fl, fr) = *first.entry(folded.clone()).or_insert((s, l, r));
+        if spelling != s && warned.insert(folded) {
+            diagnostics.push(
+                Diagnostic::warning(
+                    "case-folded",
+                    format!(
+                        "`{spelling}` and `{s}` differ only in case; both are read as `{}`",
+                        s.to_lowercase()
+                    ),
+                )
+                .at(Span::new(l, r), "this spelling")
+                .also(Span::new(fl, fr), "first spelled here"),
+            );
+        }
+    }
 }
 
 type GrammarError<'a> = ParseError<usize, lexer::Token<'a>, lexer::LexError>;
@@ -96,7 +124,9 @@ mod tests {
     fn comments_case_folding_and_spans() {
         let (d, diags) =
             parse_ok("; a comment\n(ROLE White) ; trailing\n(<= (Legal ?P Noop) (Role ?P))\n");
-        assert!(diags.is_empty(), "{diags:?}");
+        // `ROLE` and `Role` are one symbol, with a warning.
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["case-folded"], "{diags:?}");
         assert_eq!(d.rules.len(), 2);
         assert_eq!(d.rules[0].to_string(), "(role white)");
         assert_eq!(d.rules[1].to_string(), "(<= (legal ?p noop) (role ?p))");
@@ -109,6 +139,19 @@ mod tests {
             &"; a comment\n(ROLE White) ; trailing\n(<= (Legal ?P Noop) (Role ?P))\n"
                 [span.start as usize..span.end as usize],
             "?P"
+        );
+    }
+
+    #[test]
+    fn names_spelled_in_two_cases_are_one_symbol_with_a_warning() {
+        let (d, diags) = parse_ok("(role Red) (init (cell red)) (init (CELL RED))");
+        assert_eq!(d.rules[1].to_string(), d.rules[2].to_string());
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["case-folded", "case-folded"], "{diags:?}");
+        assert!(
+            diags[0].message.contains("`Red` and `red`"),
+            "{}",
+            diags[0].message
         );
     }
 
