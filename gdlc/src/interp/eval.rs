@@ -84,15 +84,19 @@ pub struct Context<'a> {
     pub demand: &'a DemandPlans,
     /// Their memoized answers.
     pub cache: &'a mut DemandCache,
+    /// Most head tuples one rule may derive before the join stops.
+    pub budget: usize,
 }
 
-/// Runs one rule plan and appends each derived head tuple to `out`.
+/// Runs one rule plan and appends each derived head tuple to `out`; `false`
+/// if it stopped at the context's budget.
 pub fn run_rule(
     plan: &RulePlan,
     cx: &mut Context<'_>,
     ranges: Option<&Ranges>,
     out: &mut Vec<Box<[TermId]>>,
-) {
+) -> bool {
+    let start = out.len();
     let mut join = Join {
         plan,
         store: &mut *cx.store,
@@ -105,9 +109,11 @@ pub fn run_rule(
         key: Vec::new(),
         out,
         first_only: false,
+        budget: start.saturating_add(cx.budget),
         done: false,
     };
     join.step(0);
+    join.out.len() < join.budget
 }
 
 struct Join<'a> {
@@ -123,6 +129,8 @@ struct Join<'a> {
     out: &'a mut Vec<Box<[TermId]>>,
     /// Stop at the first derived tuple (an existence check).
     first_only: bool,
+    /// Stop when `out` holds this many tuples.
+    budget: usize,
     done: bool,
 }
 
@@ -151,6 +159,7 @@ fn solve(
             key: Vec::new(),
             out: &mut out,
             first_only,
+            budget: usize::MAX,
             done: false,
         };
         let inputs_match = plan.inputs.iter().zip(values).all(|(&pos, &v)| {
@@ -191,7 +200,7 @@ impl Join<'_> {
                 .map(|p| instantiate(self.store, p, &self.bindings))
                 .collect();
             self.out.push(head);
-            self.done = self.first_only;
+            self.done = self.first_only || self.out.len() >= self.budget;
             return;
         };
         match step {
@@ -469,29 +478,46 @@ fn instantiate(store: &mut TermStore, p: &Pattern, bindings: &[TermId]) -> TermI
     }
 }
 
+/// The rules of one stratum: the plans, the relations they define and
+/// whether those relations are recursive.
+#[derive(Clone, Copy)]
+pub struct StratumRef<'a> {
+    /// The rule plans.
+    pub plans: &'a [RulePlan],
+    /// The relations defined.
+    pub members: &'a [RelId],
+    /// Whether they depend on themselves.
+    pub recursive: bool,
+}
+
 /// Evaluates one stratum — the rules `plans` whose heads are the relations
 /// `members` — to its fixpoint. Non-recursive strata take one pass; recursive
 /// ones iterate semi-naively: each round, every recursive literal in turn
 /// reads only the facts new in the previous round.
 pub fn run_stratum(
-    plans: &[RulePlan],
-    members: &[RelId],
-    recursive: bool,
+    stratum: StratumRef<'_>,
     store: &mut TermStore,
     tables: &mut [Table],
     demand: &DemandPlans,
     cache: &mut DemandCache,
-) {
+    budget: usize,
+) -> bool {
+    let StratumRef {
+        plans,
+        members,
+        recursive,
+    } = stratum;
     let mut derived: Vec<Box<[TermId]>> = Vec::new();
     if !recursive {
         for plan in plans {
-            run_rule(
+            let within = run_rule(
                 plan,
                 &mut Context {
                     store: &mut *store,
                     tables: &*tables,
                     demand,
                     cache: &mut *cache,
+                    budget,
                 },
                 None,
                 &mut derived,
@@ -499,24 +525,30 @@ pub fn run_stratum(
             for row in derived.drain(..) {
                 tables[plan.head_rel].insert(row, store);
             }
+            if !within || tables[plan.head_rel].len() as usize > budget {
+                return false;
+            }
         }
-        return;
+        return true;
     }
     // Round 0: everything, from the facts of lower strata.
     let mut delta_start: Vec<u32> = members.iter().map(|&r| tables[r].len()).collect();
     let mut pending: Vec<(RelId, Box<[TermId]>)> = Vec::new();
     for plan in plans {
-        run_rule(
+        if !run_rule(
             plan,
             &mut Context {
                 store: &mut *store,
                 tables: &*tables,
                 demand,
                 cache: &mut *cache,
+                budget,
             },
             None,
             &mut derived,
-        );
+        ) {
+            return false;
+        }
         pending.extend(derived.drain(..).map(|row| (plan.head_rel, row)));
     }
     loop {
@@ -525,7 +557,10 @@ pub fn run_stratum(
             grew |= tables[rel].insert(row, store);
         }
         if !grew {
-            return;
+            return true;
+        }
+        if members.iter().any(|&r| tables[r].len() as usize > budget) {
+            return false;
         }
         let end: Vec<u32> = members.iter().map(|&r| tables[r].len()).collect();
         let member = |rel: RelId| members.iter().position(|&m| m == rel);
@@ -556,8 +591,11 @@ pub fn run_stratum(
                     tables: &*tables,
                     demand,
                     cache: &mut *cache,
+                    budget,
                 };
-                run_rule(plan, &mut cx, Some(&ranges), &mut derived);
+                if !run_rule(plan, &mut cx, Some(&ranges), &mut derived) {
+                    return false;
+                }
                 pending.extend(derived.drain(..).map(|row| (plan.head_rel, row)));
             }
         }

@@ -30,6 +30,10 @@ use terms::{TermData, TermId, TermStore};
 pub const MAX_TERMS: usize = 20_000_000;
 /// Most facts one relation may hold before the interpreter gives up.
 pub const MAX_ROWS: usize = 10_000_000;
+/// Most facts of a static relation materialized at load time; a larger one
+/// (a relation written for a top-down prover, such as a 10-ary
+/// "exactly one of" table) is answered on demand instead.
+const STATIC_BUDGET: usize = 2_000_000;
 
 /// The panic payload with which the interpreter stops when a description
 /// needs more than its resource limits (a relation materialized bottom-up
@@ -85,6 +89,16 @@ struct Stratum {
     plans: Vec<RulePlan>,
     recursive: bool,
     class: Class,
+}
+
+impl Stratum {
+    fn as_ref(&self) -> eval::StratumRef<'_> {
+        eval::StratumRef {
+            plans: &self.plans,
+            members: &self.members,
+            recursive: self.recursive,
+        }
+    }
 }
 
 /// The questions of the four phases, in this order.
@@ -229,6 +243,15 @@ impl Interpreter {
         let no_demand = DemandPlans::default();
         let mut no_cache = DemandCache::new(0);
         let mut distinct = FxHashMap::default();
+        let mut keyword_rels: Vec<RelId> = answers.iter().flatten().copied().collect();
+        keyword_rels.extend(&roles_rel);
+        keyword_rels.extend(&init_rel);
+        // Static relations too large to materialize (answered on demand
+        // instead), and static strata evaluated only once the calls exist
+        // because they read such relations.
+        let mut static_on_demand = vec![false; relations.len()];
+        let mut lazy = vec![false; relations.len()];
+        let mut deferred: Vec<usize> = Vec::new();
         for (c, scc) in components.iter().enumerate() {
             let members: Vec<RelId> = scc.iter().map(|n| n.index()).collect();
             let recursive = members.len() > 1
@@ -257,18 +280,38 @@ impl Interpreter {
                 recursive,
             };
             if stratum.class == Class::Static && needed[c] {
-                eval::run_stratum(
-                    &stratum.plans,
-                    &stratum.members,
-                    stratum.recursive,
-                    &mut store,
-                    &mut tables,
-                    &no_demand,
-                    &mut no_cache,
-                );
-                evaluated[c] = true;
-                for &m in &stratum.members {
-                    sizes[m] = plan::Size::Known;
+                let reads_lazy = stratum
+                    .plans
+                    .iter()
+                    .flat_map(|p| &p.steps)
+                    .filter_map(step_relation)
+                    .any(|r| lazy[r]);
+                let may_wait =
+                    stratum.members.len() == 1 && !keyword_rels.contains(&stratum.members[0]);
+                let budget = if may_wait { STATIC_BUDGET } else { usize::MAX };
+                let complete = !reads_lazy
+                    && eval::run_stratum(
+                        stratum.as_ref(),
+                        &mut store,
+                        &mut tables,
+                        &no_demand,
+                        &mut no_cache,
+                        budget,
+                    );
+                if complete {
+                    evaluated[c] = true;
+                    for &m in &stratum.members {
+                        sizes[m] = plan::Size::Known;
+                    }
+                } else if reads_lazy && !may_wait {
+                    deferred.push(c);
+                    stratum.members.iter().for_each(|&m| lazy[m] = true);
+                } else {
+                    for &m in &stratum.members {
+                        tables[m].clear();
+                        lazy[m] = true;
+                        static_on_demand[m] = true;
+                    }
                 }
                 if init_rel.iter().any(|r| stratum.members.contains(r)) {
                     for &r in &init_rel {
@@ -285,10 +328,7 @@ impl Interpreter {
         // a keyword the phases read, and never read with no argument bound by
         // a bottom-up plan. Their rules run top-down for each binding a caller
         // asks about, instead of being materialized for every state.
-        let mut keyword_rels: Vec<RelId> = answers.iter().flatten().copied().collect();
-        keyword_rels.extend(&roles_rel);
-        keyword_rels.extend(&init_rel);
-        let mut on_demand = vec![false; relations.len()];
+        let mut on_demand = static_on_demand.clone();
         for stratum in &strata {
             if stratum.members.len() == 1
                 && stratum.class != Class::Static
@@ -308,7 +348,7 @@ impl Interpreter {
                 }
                 for step in stratum.plans.iter().flat_map(|p| &p.steps) {
                     if let Some(rel) = step_relation(step) {
-                        if on_demand[rel] && call_inputs(step).is_none() {
+                        if on_demand[rel] && !static_on_demand[rel] && call_inputs(step).is_none() {
                             on_demand[rel] = false;
                             changed = true;
                         }
@@ -393,6 +433,10 @@ impl Interpreter {
             current: None,
         };
 
+        // Static strata that read relations answered on demand, now that
+        // the calls are in place.
+        interpreter.evaluate(&deferred);
+
         // Roles in declaration order: the role facts as written.
         for rule in rules
             .iter()
@@ -439,13 +483,12 @@ impl Interpreter {
             }
             let stratum = &self.strata[s];
             eval::run_stratum(
-                &stratum.plans,
-                &stratum.members,
-                stratum.recursive,
+                stratum.as_ref(),
                 &mut self.store,
                 &mut self.tables,
                 &self.demand,
                 &mut self.cache,
+                usize::MAX,
             );
             self.evaluated[s] = true;
         }
@@ -787,5 +830,24 @@ mod tests {
         let mut empty = interpreter(&text.replace("(cell 2 3 o)", "(cell 2 3 b)"));
         let s0 = empty.initial_state();
         assert_eq!(empty.goal(&s0, 0), Some(100));
+    }
+
+    #[test]
+    fn a_static_relation_too_large_to_materialize_is_answered_on_demand() {
+        // `big` has 8^7 (about 2.1 million) facts, more than the static
+        // budget, so it is not materialized; its callers bind every argument.
+        let mut r = interpreter(
+            "(role p) (index 1) (index 2) (index 3) (index 4) (index 5) (index 6) (index 7) (index 8)
+             (<= (big ?a ?b ?c ?d ?e ?f ?g)
+                 (index ?a) (index ?b) (index ?c) (index ?d) (index ?e) (index ?f) (index ?g))
+             (<= (legal p ok) (big 1 2 3 4 5 6 7))
+             (<= (legal p no) (big 1 2 3 4 5 6 9))
+             (<= (next done) (does p ok))
+             (<= terminal (true done))
+             (goal p 100)",
+        );
+        let s0 = r.initial_state();
+        assert_eq!(legal(&mut r, &s0), ["ok"]);
+        assert!(!r.tables.iter().any(|t| t.len() as usize > STATIC_BUDGET));
     }
 }
