@@ -53,21 +53,7 @@ pub struct NormalRule {
 /// The normal-form rules equivalent to `rule`: one per way of choosing a
 /// disjunct of each `or`.
 pub fn normalize(rule: &Rule) -> Vec<NormalRule> {
-    let mut bodies: Vec<Vec<NormalLiteral>> = vec![Vec::new()];
-    for literal in &rule.body {
-        let alternatives = dnf(literal, false);
-        bodies = bodies
-            .iter()
-            .flat_map(|body| {
-                alternatives.iter().map(move |alt| {
-                    let mut b = body.clone();
-                    b.extend(alt.iter().cloned());
-                    b
-                })
-            })
-            .collect();
-    }
-    bodies
+    conjunction(rule.body.iter().map(|l| dnf(l, false)))
         .into_iter()
         .map(|body| NormalRule {
             head: rule.head.clone(),
@@ -91,25 +77,29 @@ fn dnf(literal: &Literal, negated: bool) -> Vec<Vec<NormalLiteral>> {
         }
         (Literal::Not(inner, _), _) => dnf(inner, !negated),
         (Literal::Or(ls, _), false) => ls.iter().flat_map(|l| dnf(l, false)).collect(),
-        (Literal::Or(ls, _), true) => {
-            // not (a or b) = (not a) and (not b)
-            let mut result: Vec<Vec<NormalLiteral>> = vec![Vec::new()];
-            for l in ls {
-                let alternatives = dnf(l, true);
-                result = result
-                    .iter()
-                    .flat_map(|conj| {
-                        alternatives.iter().map(move |alt| {
-                            let mut c = conj.clone();
-                            c.extend(alt.iter().cloned());
-                            c
-                        })
-                    })
-                    .collect();
-            }
-            result
-        }
+        // not (a or b) = (not a) and (not b)
+        (Literal::Or(ls, _), true) => conjunction(ls.iter().map(|l| dnf(l, true))),
     }
+}
+
+/// The disjunctive normal form of a conjunction of parts, each given in
+/// disjunctive normal form: one alternative per choice of an alternative of
+/// each part.
+fn conjunction(parts: impl Iterator<Item = Vec<Vec<NormalLiteral>>>) -> Vec<Vec<NormalLiteral>> {
+    let mut result: Vec<Vec<NormalLiteral>> = vec![Vec::new()];
+    for alternatives in parts {
+        result = result
+            .iter()
+            .flat_map(|conj| {
+                alternatives.iter().map(move |alt| {
+                    let mut c = conj.clone();
+                    c.extend(alt.iter().cloned());
+                    c
+                })
+            })
+            .collect();
+    }
+    result
 }
 
 /// Separator between a relation's name and the constant arguments that refine
