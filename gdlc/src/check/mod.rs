@@ -44,7 +44,7 @@ pub fn check(description: &Description) -> Analysis {
     let mut rules = helpers::unfold_helpers(rules, &mut diagnostics);
     let graph = RelationGraph::new(&rules);
     let graph = strata::stratify(&mut rules, graph);
-    safety::check(&rules, &graph, &mut diagnostics);
+    safety::check(&rules, &mut diagnostics);
     strata::check(&rules, &graph, &mut diagnostics);
     recursion::check(&rules, &graph, &mut diagnostics);
     Analysis { rules, diagnostics }

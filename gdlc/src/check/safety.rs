@@ -1,13 +1,11 @@
 //! Safety: every variable of a head, of a negated literal or of a `distinct`
 //! must be bound by a positive literal of the same body.
 //!
-//! Leniency: a relation whose rules are unsafe only in head variables (a
-//! helper such as `(<= (differ ?x ?y) (distinct ?x ?y))`) is accepted when
-//! every use of it binds those arguments; the evaluator then answers it on
-//! demand at its call sites. An unused unsafe helper draws only a warning.
+//! Runs after `helpers`, which unfolds relations that are safe only at their
+//! call sites into their callers, so what is reported here has no binding
+//! anywhere.
 
 use crate::diagnostics::{Diagnostic, Span};
-use crate::graph::RelationGraph;
 use crate::normal::{NormalLiteral, NormalRule};
 use crate::syntax::ast::Relation;
 use rustc_hash::FxHashSet;
@@ -48,8 +46,7 @@ pub fn unsafe_variables(rule: &NormalRule) -> Vec<(&str, Span, &'static str)> {
 }
 
 /// Reports unsafe rules.
-pub fn check(rules: &[NormalRule], graph: &RelationGraph, out: &mut Vec<Diagnostic>) {
-    let _ = graph;
+pub fn check(rules: &[NormalRule], out: &mut Vec<Diagnostic>) {
     let mut reported: FxHashSet<(Span, String)> = FxHashSet::default();
     for rule in rules {
         for (var, span, place) in unsafe_variables(rule) {
