@@ -32,18 +32,17 @@ type Tuple = Box<[TermId]>;
 type Answers = Rc<[Tuple]>;
 
 /// Memoized answers of calls, per called form and input values.
-#[derive(Default)]
 ///
 /// Calls of recursive relations are tabled: a call met again while it is
 /// still being answered gets the answers found so far, and the call it
 /// reached iterates until its answers stop growing; calls that used the
 /// partial answers of a call still in progress are not memoized as complete.
 pub struct DemandCache {
-    answers: Vec<FxHashMap<Box<[TermId]>, Answers>>,
-    exists: Vec<FxHashMap<Box<[TermId]>, bool>>,
-    partial: Vec<FxHashMap<Box<[TermId]>, Vec<Tuple>>>,
+    answers: Vec<FxHashMap<Tuple, Answers>>,
+    exists: Vec<FxHashMap<Tuple, bool>>,
+    partial: Vec<FxHashMap<Tuple, Vec<Tuple>>>,
     /// Calls being answered, with their depth in the chain of calls.
-    in_progress: FxHashMap<(usize, Box<[TermId]>), usize>,
+    in_progress: FxHashMap<(usize, Tuple), usize>,
     depth: usize,
     /// The shallowest call in progress whose partial answers were used.
     low: usize,
