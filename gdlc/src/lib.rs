@@ -6,14 +6,19 @@
 //! relation [`graph`], and the reference interpreter [`interp`] evaluates it
 //! behind the [`gdl_runtime::Reasoner`] trait.
 
+pub mod backend;
+pub mod builder;
 pub mod check;
+pub mod compile;
 pub mod conformance;
 pub mod diagnostics;
 pub mod graph;
 pub mod interp;
 mod load;
 pub mod normal;
+pub mod output;
 pub mod syntax;
 pub mod trace;
 
+pub use builder::{compile_game, Builder};
 pub use load::{load_bytes, load_path, load_source, Error, Loaded};

@@ -1,23 +1,56 @@
-//! The `gdlc` command line: check a GDL description, run perft, flat
-//! Monte-Carlo or the conformance trace on it.
+//! The `gdlc` command line: check a GDL description, compile it to a Rust
+//! crate, and run perft, flat Monte-Carlo or the conformance trace on it with
+//! the reference interpreter or the compiled reasoner.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use gdl_runtime::{flat_monte_carlo, perft, McBudget, McReport, Reasoner};
+use gdl_runtime::report::{
+    deadline_after, mc_json, mc_text, time_budget, timed_perft, trace, MC_MAX_LENGTH,
+};
+use gdl_runtime::{flat_monte_carlo, McBudget, McReport, Reasoner};
+use gdlc::backend::Cache;
 use gdlc::diagnostics::summary;
 use gdlc::interp::Interpreter;
+use gdlc::output;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// gdlc: a compiler and reasoner for GDL game descriptions.
+///
+/// `gdlc GAME.kif -o DIR` compiles a description to a Rust crate in DIR
+/// (build it with `cargo build --release` there); the commands below check
+/// or run a description.
 #[derive(Parser)]
-#[command(name = "gdlc", version, about)]
+#[command(
+    name = "gdlc",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    arg_required_else_help = true
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    emit: Emit,
+}
+
+/// The options of `gdlc GAME.kif -o DIR`.
+#[derive(Args)]
+struct Emit {
+    /// The description (.kif) to compile to a crate.
+    #[arg(required = true)]
+    game: Option<PathBuf>,
+    /// The folder of the crate to write (created if needed).
+    #[arg(short, long, value_name = "DIR", required = true)]
+    output: Option<PathBuf>,
+    /// The runtime crate (gdl-runtime) the crate depends on [default: the
+    /// runtime of the checkout this gdlc was built from].
+    #[arg(long, value_name = "P")]
+    runtime_path: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -26,6 +59,9 @@ enum Command {
     Check {
         /// The description (.kif).
         game: PathBuf,
+        /// With `compiled`, also generate the reasoner and build it.
+        #[arg(long, value_enum)]
+        backend: Option<Backend>,
     },
     /// Count the game tree from the initial state (nodes and leaves per depth).
     Perft {
@@ -70,7 +106,7 @@ enum Command {
         /// Stop each deterministic playout after this many steps.
         #[arg(long, default_value_t = gdlc::trace::PLAYOUT_STEPS)]
         max_steps: usize,
-        /// Which reasoner runs the game.
+        /// Which reasoner runs the game (default: interpreted).
         #[arg(long, value_enum)]
         backend: Option<Backend>,
     },
@@ -81,7 +117,7 @@ struct RunOptions {
     /// Print one JSON object with the figures instead of text.
     #[arg(long)]
     json: bool,
-    /// Which reasoner runs the game (default: the fastest available).
+    /// Which reasoner runs the game (default: interpreted).
     #[arg(long, value_enum)]
     backend: Option<Backend>,
 }
@@ -91,29 +127,30 @@ struct RunOptions {
 enum Backend {
     /// The reference interpreter.
     Interpreted,
-    /// A reasoner compiled to Rust.
+    /// The reasoner compiled to Rust, built with cargo (cached).
     Compiled,
 }
 
-impl Backend {
-    fn name(self) -> &'static str {
-        match self {
-            Backend::Interpreted => "interpreted",
-            Backend::Compiled => "compiled",
-        }
-    }
-}
+/// The backend name in the reports of the interpreter.
+const INTERPRETED: &str = "interpreted";
 
 /// A failure to report on stderr with exit status 1.
 struct Failure(String);
 
+impl Failure {
+    /// The failure of an error whose message says it all.
+    fn of(e: impl std::fmt::Display) -> Self {
+        Failure(e.to_string())
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     gdlc::interp::quiet_resource_limits();
-    let outcome = gdlc::interp::catch_limit(|| run(cli.command))
+    let outcome = gdlc::interp::catch_limit(|| run(cli))
         .unwrap_or_else(|limit| Err(Failure(format!("error: {}", limit.0))));
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(Failure(message)) => {
             eprintln!("{}", message.trim_end());
             ExitCode::from(1)
@@ -121,12 +158,35 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> Result<(), Failure> {
+fn run(cli: Cli) -> Result<ExitCode, Failure> {
+    let Some(command) = cli.command else {
+        let (Some(game), Some(dir)) = (cli.emit.game, cli.emit.output) else {
+            unreachable!("clap requires GAME and -o without a command")
+        };
+        return emit(&game, &dir, cli.emit.runtime_path.as_deref());
+    };
+    let compiled = |game: &Path, args: Vec<String>| {
+        let binary = compiled_binary(game)?;
+        gdlc::backend::run(&binary, &args).map_err(Failure::of)
+    };
     match command {
-        Command::Check { game } => check(&game),
+        Command::Check { game, backend } => {
+            check(&game)?;
+            if backend == Some(Backend::Compiled) {
+                let binary = compiled_binary(&game)?;
+                println!("{}: compiled ({})", game.display(), binary.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Perft { game, depth, run } => {
-            let mut r = reasoner(&game, run.backend)?;
-            run_perft(&mut r, &game, depth, &run)
+            if run.backend == Some(Backend::Compiled) {
+                let mut args = strings(&["perft", "--depth", &depth.to_string()]);
+                args.extend(run.json.then(|| "--json".to_string()));
+                return compiled(&game, args);
+            }
+            let mut r = interpreter(&game)?;
+            run_perft(&mut r, &game, depth, run.json)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Mc {
             game,
@@ -135,20 +195,27 @@ fn run(command: Command) -> Result<(), Failure> {
             seed,
             run,
         } => {
-            let budget = match (seconds, playouts) {
-                (Some(s), _) if s.is_finite() && s >= 0.0 => {
-                    McBudget::Time(Duration::from_secs_f64(s))
-                }
-                (Some(s), _) => {
-                    return Err(Failure(format!(
-                        "error: --seconds must be a non-negative number, not {s}"
-                    )))
-                }
-                (None, Some(n)) => McBudget::Playouts(n),
+            let (budget, limit) = match (seconds, playouts) {
+                (Some(s), _) => (
+                    time_budget(s).map_err(|e| Failure(format!("error: {e}")))?,
+                    ["--seconds", &s.to_string()].map(String::from),
+                ),
+                (None, Some(n)) => (
+                    McBudget::Playouts(n),
+                    ["--playouts", &n.to_string()].map(String::from),
+                ),
                 (None, None) => unreachable!("clap requires one of --seconds and --playouts"),
             };
-            let mut r = reasoner(&game, run.backend)?;
-            monte_carlo(&mut r, &game, budget, seed, &run)
+            if run.backend == Some(Backend::Compiled) {
+                let mut args = vec!["mc".to_string()];
+                args.extend(limit);
+                args.extend(strings(&["--seed", &seed.to_string()]));
+                args.extend(run.json.then(|| "--json".to_string()));
+                return compiled(&game, args);
+            }
+            let mut r = interpreter(&game)?;
+            monte_carlo(&mut r, &game, budget, seed, run.json)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Trace {
             game,
@@ -157,23 +224,44 @@ fn run(command: Command) -> Result<(), Failure> {
             max_steps,
             backend,
         } => {
-            let mut r = reasoner(&game, backend)?;
-            let deadline = Instant::now() + Duration::from_secs_f64(seconds.max(0.0));
-            let trace = gdlc::trace::trace(&mut r, &stem(&game), depth, Some(deadline), max_steps)
-                .map_err(|e| Failure(format!("error: {e}")))?;
-            println!("{}", serde_json::to_string_pretty(&trace).expect("JSON"));
-            Ok(())
+            if backend == Some(Backend::Compiled) {
+                let args = [
+                    "trace".to_string(),
+                    "--depth".into(),
+                    depth.to_string(),
+                    "--seconds".into(),
+                    seconds.to_string(),
+                    "--max-steps".into(),
+                    max_steps.to_string(),
+                ];
+                return compiled(&game, args.to_vec());
+            }
+            let mut r = interpreter(&game)?;
+            let t = trace(
+                &mut r,
+                &stem(&game),
+                depth,
+                deadline_after(seconds),
+                max_steps,
+            )
+            .map_err(|e| Failure(format!("error: {e}")))?;
+            println!("{}", t.pretty());
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
 
-fn check(game: &Path) -> Result<(), Failure> {
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+/// Loads a description, printing its warnings, or every diagnostic and the
+/// summary when it is invalid.
+fn load(game: &Path) -> Result<gdlc::Loaded, Failure> {
     match gdlc::load_path(game) {
         Ok(loaded) => {
-            let diagnostics = &loaded.analysis.diagnostics;
-            eprint!("{}", loaded.file.render(diagnostics));
-            println!("{}: valid ({})", game.display(), summary(diagnostics));
-            Ok(())
+            eprint!("{}", loaded.file.render(&loaded.analysis.diagnostics));
+            Ok(loaded)
         }
         Err(gdlc::Error::Invalid { file, diagnostics }) => {
             eprint!("{}", file.render(&diagnostics));
@@ -183,17 +271,57 @@ fn check(game: &Path) -> Result<(), Failure> {
                 summary(&diagnostics)
             )))
         }
-        Err(e) => Err(Failure(e.to_string())),
+        Err(e) => Err(Failure::of(e)),
     }
 }
 
-fn reasoner(game: &Path, backend: Option<Backend>) -> Result<Interpreter, Failure> {
-    if backend == Some(Backend::Compiled) {
-        return Err(Failure(
-            "error: the compiled backend is not available in this version of gdlc; use `--backend interpreted`".into(),
-        ));
+fn check(game: &Path) -> Result<(), Failure> {
+    let loaded = load(game)?;
+    println!(
+        "{}: valid ({})",
+        game.display(),
+        summary(&loaded.analysis.diagnostics)
+    );
+    Ok(())
+}
+
+/// `gdlc GAME.kif -o DIR`: writes the crate of the game's reasoner.
+fn emit(game: &Path, dir: &Path, runtime: Option<&Path>) -> Result<ExitCode, Failure> {
+    let loaded = load(game)?;
+    let runtime = output::runtime_path(runtime).map_err(Failure::of)?;
+    let name = stem(game);
+    let files = output::crate_files(&loaded, &output::package_name(&name), &name, &runtime)
+        .map_err(Failure::of)?;
+    let changed = output::write_crate(dir, &files).map_err(Failure::of)?;
+    println!(
+        "{}: wrote crate `{}` to {} ({changed} of {} files changed)",
+        game.display(),
+        files.package,
+        dir.display(),
+        files.files.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The binary of the game's compiled reasoner, built if it is not up to date.
+fn compiled_binary(game: &Path) -> Result<PathBuf, Failure> {
+    let loaded = gdlc::load_path(game).map_err(Failure::of)?;
+    let cache = Cache::from_env().map_err(Failure::of)?;
+    let prepared = cache.prepare(&loaded, &stem(game)).map_err(Failure::of)?;
+    if !prepared.fresh {
+        if std::io::stderr().is_terminal() {
+            eprintln!(
+                "gdlc: building the compiled reasoner in {} (cargo build --release)",
+                prepared.dir.display()
+            );
+        }
+        prepared.build().map_err(Failure::of)?;
     }
-    Interpreter::from_path(game).map_err(|e| Failure(e.to_string()))
+    Ok(prepared.binary)
+}
+
+fn interpreter(game: &Path) -> Result<Interpreter, Failure> {
+    Interpreter::from_path(game).map_err(Failure::of)
 }
 
 fn stem(game: &Path) -> String {
@@ -212,55 +340,17 @@ fn progress(json: bool) -> ProgressBar {
     bar
 }
 
-fn run_perft<R: Reasoner>(
-    r: &mut R,
-    game: &Path,
-    depth: u32,
-    run: &RunOptions,
-) -> Result<(), Failure> {
-    let bar = progress(run.json);
+fn run_perft<R: Reasoner>(r: &mut R, game: &Path, depth: u32, json: bool) -> Result<(), Failure> {
+    let bar = progress(json);
     bar.set_message(format!("perft to depth {depth}"));
-    let start = Instant::now();
-    let levels = perft(r, depth).map_err(|e| Failure(format!("error: {e}")))?;
-    let pass_seconds = start.elapsed().as_secs_f64();
+    let run = timed_perft(r, depth).map_err(|e| Failure(format!("error: {e}")))?;
     bar.finish_and_clear();
-    // Depths past the end of the tree add nothing.
-    let end = levels.iter().rposition(|l| l.leaves > 0).unwrap_or(0);
-    let levels = &levels[..=end];
-    let last = levels[end];
-    let nodes_per_sec = last.nodes as f64 / pass_seconds.max(1e-9);
-    if run.json {
-        let out = json!({
-            "game": stem(game),
-            "backend": backend_name(run.backend),
-            "depth": last.depth,
-            "nodes": last.nodes,
-            "leaves": last.leaves,
-            "levels": levels.iter().map(gdlc::trace::level_json).collect::<Vec<_>>(),
-            "seconds": pass_seconds,
-            "nodes_per_sec": nodes_per_sec,
-        });
-        println!("{out}");
+    if json {
+        println!("{}", run.json(&stem(game), INTERPRETED).compact());
     } else {
-        for l in levels {
-            println!(
-                "depth {:>2}  nodes {:>14}  leaves {:>14}",
-                l.depth, l.nodes, l.leaves
-            );
-        }
-        if last.depth < depth {
-            println!("(the tree ends at depth {})", last.depth);
-        }
-        println!(
-            "{:.0} nodes/s ({} nodes in {:.3} s)",
-            nodes_per_sec, last.nodes, pass_seconds
-        );
+        print!("{}", run.text());
     }
     Ok(())
-}
-
-fn backend_name(backend: Option<Backend>) -> &'static str {
-    backend.unwrap_or(Backend::Interpreted).name()
 }
 
 fn monte_carlo<R: Reasoner>(
@@ -268,11 +358,11 @@ fn monte_carlo<R: Reasoner>(
     game: &Path,
     budget: McBudget,
     seed: u64,
-    run: &RunOptions,
+    json: bool,
 ) -> Result<(), Failure> {
-    let bar = progress(run.json);
+    let bar = progress(json);
     let mut last_update = Instant::now();
-    let report = flat_monte_carlo(r, budget, seed, 1_000_000, &mut |rep: &McReport| {
+    let report = flat_monte_carlo(r, budget, seed, MC_MAX_LENGTH, &mut |rep: &McReport| {
         if last_update.elapsed() > Duration::from_millis(200) {
             last_update = Instant::now();
             bar.set_message(format!("{} playouts, {} states", rep.playouts, rep.states));
@@ -280,45 +370,13 @@ fn monte_carlo<R: Reasoner>(
     })
     .map_err(|e| Failure(format!("error: {e}")))?;
     bar.finish_and_clear();
-    let roles = r.roles().to_vec();
-    let mean = |i: usize| report.mean_goals.get(i).copied().unwrap_or(0.0);
-    if run.json {
-        let goals: serde_json::Map<String, serde_json::Value> = roles
-            .iter()
-            .enumerate()
-            .map(|(i, role)| (role.clone(), json!(mean(i))))
-            .collect();
-        let out = json!({
-            "game": stem(game),
-            "backend": backend_name(run.backend),
-            "seed": report.seed,
-            "playouts": report.playouts,
-            "states": report.states,
-            "seconds": report.seconds,
-            "playouts_per_sec": report.playouts_per_sec(),
-            "states_per_sec": report.states_per_sec(),
-            "mean_goals": goals,
-            "truncated": report.truncated,
-        });
-        println!("{out}");
-    } else {
+    if json {
         println!(
-            "{} playouts, {} states in {:.3} s: {:.1} playouts/s, {:.1} states/s",
-            report.playouts,
-            report.states,
-            report.seconds,
-            report.playouts_per_sec(),
-            report.states_per_sec()
+            "{}",
+            mc_json(&report, r.roles(), &stem(game), INTERPRETED).compact()
         );
-        for (i, role) in roles.iter().enumerate() {
-            println!("mean goal of {role}: {:.2}", mean(i));
-        }
-        if report.truncated > 0 {
-            println!(
-                "{} playouts stopped at 1000000 steps without reaching a terminal state",
-                report.truncated
-            );
-        }
+    } else {
+        print!("{}", mc_text(&report, r.roles()));
     }
     Ok(())
 }

@@ -2,16 +2,16 @@
 //! schema of the oracle files (`roles`, `init`, `init_terminal`, `perft`,
 //! `playouts`), so that two reasoners or a reasoner and an oracle can be
 //! compared field by field.
+//!
+//! The trace is built by [`gdl_runtime::report::trace`], which every backend
+//! prints through; this module hands it over as a `serde_json` value.
 
-use gdl_runtime::{deterministic_playout, perft_with, DriverError, PerftLevel, Playout, Reasoner};
-use serde_json::{json, Map, Value};
+use gdl_runtime::report::Json;
+use gdl_runtime::{DriverError, Reasoner};
+use serde_json::{Number, Value};
 use std::time::Instant;
 
-/// Steps after which a deterministic playout stops.
-pub const PLAYOUT_STEPS: usize = 300;
-
-/// The seeds of the two deterministic playouts.
-pub const PLAYOUT_SEEDS: [u64; 2] = [0, 1];
+pub use gdl_runtime::report::{PLAYOUT_SEEDS, PLAYOUT_STEPS};
 
 /// Builds the trace of `game`: perft to `depth` (by iterative deepening,
 /// stopping at `deadline`) and the two deterministic playouts of at most
@@ -23,57 +23,69 @@ pub fn trace<R: Reasoner>(
     deadline: Option<Instant>,
     max_steps: usize,
 ) -> Result<Value, DriverError> {
-    let roles = r.roles().to_vec();
-    let initial = r.initial_state();
-    let init = r.fluents(&initial);
-    let init_terminal = r.is_terminal(&initial);
-    let levels = perft_with(r, depth, deadline, &mut |_| {})?;
-    let playouts: Vec<Value> = PLAYOUT_SEEDS
-        .iter()
-        .map(|&seed| deterministic_playout(r, seed, max_steps).map(|p| playout_json(&p, &roles)))
-        .collect::<Result<_, _>>()?;
-    Ok(json!({
-        "game": game,
-        "roles": roles,
-        "init": init,
-        "init_terminal": init_terminal,
-        "perft": levels.iter().map(level_json).collect::<Vec<_>>(),
-        "playouts": playouts,
-    }))
+    gdl_runtime::report::trace(r, game, depth, deadline, max_steps).map(|t| to_value(&t))
 }
 
-/// One perft level as `{depth, nodes, leaves}`.
-pub fn level_json(level: &PerftLevel) -> Value {
-    json!({"depth": level.depth, "nodes": level.nodes, "leaves": level.leaves})
+/// The `serde_json` value of a runtime JSON value.
+pub fn to_value(json: &Json) -> Value {
+    match json {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Int(n) => Value::Number((*n).into()),
+        Json::Float(x) => Number::from_f64(*x).map_or(Value::Null, Value::Number),
+        Json::Str(s) => Value::String(s.clone()),
+        Json::Array(items) => Value::Array(items.iter().map(to_value).collect()),
+        Json::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| (k.clone(), to_value(v)))
+                .collect(),
+        ),
+    }
 }
 
-/// A playout in the oracle's schema.
-pub fn playout_json(p: &Playout, roles: &[String]) -> Value {
-    let by_role = |values: Vec<Value>| -> Value {
-        Value::Object(roles.iter().cloned().zip(values).collect::<Map<_, _>>())
-    };
-    let steps: Vec<Value> = p
-        .steps
-        .iter()
-        .map(|s| {
-            json!({
-                "legal": by_role(s.legal.iter().map(|m| json!(m)).collect()),
-                "joint": by_role(s.joint.iter().map(|m| json!(m)).collect()),
-                "state": s.state,
-            })
-        })
-        .collect();
-    match p.terminal_step {
-        Some(t) => json!({
-            "seed": p.seed,
-            "steps": steps,
-            "terminal_step": t,
-            "goals": by_role(p.goals.iter().map(|g| json!(g)).collect()),
-        }),
-        None => json!({
-            "seed": p.seed,
-            "steps": steps,
-            "truncated": true,
-        }),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The runtime's hand-written JSON is what serde_json writes for the
+    /// same value, compact and pretty.
+    #[test]
+    fn runtime_json_is_serde_json() {
+        let floats = [
+            0.0,
+            -0.0,
+            1.0,
+            0.1,
+            65.0,
+            1e-5,
+            1.234e-5,
+            9.99e-6,
+            1e-7,
+            123456.789,
+            1e15,
+            1.5e15,
+            1e16,
+            1.7976931348623157e308,
+            5e-324,
+            2.2250738585072014e-308,
+            1206868.85495743,
+            0.000485554,
+            19900.537115496747,
+            -3.25e-9,
+        ];
+        for x in floats {
+            let ours = Json::Float(x).compact();
+            assert_eq!(ours, serde_json::to_string(&x).unwrap(), "{x:e}");
+        }
+        let json = Json::object([
+            ("b", Json::from(vec!["\u{7f}\u{0}\\".to_string()])),
+            ("a", Json::from(Some(3u32))),
+            ("c", Json::object([("z", 1.5), ("y", 2.0)])),
+            ("d", Json::Array(Vec::new())),
+        ]);
+        let value = to_value(&json);
+        assert_eq!(json.compact(), serde_json::to_string(&value).unwrap());
+        assert_eq!(json.pretty(), serde_json::to_string_pretty(&value).unwrap());
     }
 }

@@ -293,20 +293,20 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn compiled_backend_says_it_is_not_there_yet() {
-    let run = gdlc(&[
-        "perft",
-        &project_game("tictactoe"),
-        "--depth",
-        "1",
-        "--backend",
-        "compiled",
-    ]);
-    assert_eq!(run.code, 1);
+fn compiled_backend_without_cargo_says_so() {
+    let cache = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_gdlc"))
+        .args(["perft", &project_game("tictactoe"), "--depth", "1"])
+        .args(["--backend", "compiled"])
+        .env("GDLC_CACHE_DIR", cache.path())
+        .env("CARGO", "/nonexistent/cargo")
+        .output()
+        .expect("run gdlc");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        run.stderr.contains("compiled backend is not available"),
-        "{}",
-        run.stderr
+        stderr.contains("the compiled backend needs cargo, but `/nonexistent/cargo` cannot be run"),
+        "{stderr}"
     );
 }
 

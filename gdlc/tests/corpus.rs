@@ -4,7 +4,9 @@
 //!
 //! Long: run it with `cargo test --release -p gdlc --test corpus -- --ignored --nocapture`.
 //! Skipped with a message when `../shared` is absent. Set `GDLC_CORPUS_GAMES`
-//! to a comma-separated list of game names to sweep only those.
+//! to a comma-separated list of game names to sweep only those, and
+//! `GDLC_CORPUS_BACKEND=compiled` to trace with the compiled backend (each
+//! game's build counts against its time limit; builds are cached).
 
 use gdlc::conformance::{compare, needs};
 use serde_json::Value;
@@ -47,6 +49,11 @@ fn run_game(kif: &Path, oracle: &Value) -> Outcome {
             &PERFT_SECONDS.to_string(),
         ])
         .args(["--max-steps", &steps.to_string()])
+        .args(
+            std::env::var("GDLC_CORPUS_BACKEND")
+                .map(|b| vec!["--backend".to_string(), b])
+                .unwrap_or_default(),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

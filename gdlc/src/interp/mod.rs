@@ -11,7 +11,7 @@
 mod eval;
 mod plan;
 mod table;
-mod terms;
+pub(crate) mod terms;
 
 use crate::graph::{Polarity, RelationGraph};
 use crate::normal::{written_name, NormalRule};
@@ -138,6 +138,21 @@ pub struct Interpreter {
     role_terms: Vec<TermId>,
     initial: State,
     current: Option<State>,
+    /// Every relation, by [`RelId`].
+    relations: Vec<Relation>,
+    /// What each relation depends on.
+    classes: Vec<Class>,
+    /// The stratum of each relation.
+    component_of: Vec<usize>,
+}
+
+/// The facts of one static relation, as computed at load time.
+pub struct StaticFacts {
+    /// The relation (its name refined as in the checked rules).
+    pub relation: Relation,
+    /// Its ground tuples, or `None` when the relation is too large to
+    /// materialize (the interpreter answers it on demand).
+    pub rows: Option<Vec<Vec<kif::Term>>>,
 }
 
 impl Interpreter {
@@ -431,6 +446,9 @@ impl Interpreter {
             role_terms: Vec::new(),
             initial: State(Vec::new()),
             current: None,
+            relations: relations.clone(),
+            classes: class.clone(),
+            component_of: component_of.clone(),
         };
 
         // Static strata that read relations answered on demand, now that
@@ -461,6 +479,34 @@ impl Interpreter {
         init.dedup();
         interpreter.initial = State(init);
         interpreter
+    }
+
+    /// Every static relation (depending on neither `true` nor `does`) that
+    /// some phase, the roles or the initial state need, with its facts: the
+    /// compiler keeps them as constant tables.
+    pub fn static_facts(&self) -> Vec<StaticFacts> {
+        (0..self.relations.len())
+            .filter(|&r| self.classes[r] == Class::Static)
+            .map(|r| StaticFacts {
+                relation: self.relations[r].clone(),
+                rows: self.evaluated[self.component_of[r]].then(|| {
+                    self.tables[r]
+                        .rows()
+                        .map(|row| row.iter().map(|&t| self.store.kif(t)).collect())
+                        .collect()
+                }),
+            })
+            .collect()
+    }
+
+    /// The fluents of the initial state, as terms.
+    pub fn initial_fluents(&self) -> Vec<kif::Term> {
+        self.initial.0.iter().map(|&t| self.store.kif(t)).collect()
+    }
+
+    /// The role terms in declaration order.
+    pub fn role_terms(&self) -> Vec<kif::Term> {
+        self.role_terms.iter().map(|&t| self.store.kif(t)).collect()
     }
 
     fn ground(&mut self, term: &Term) -> TermId {

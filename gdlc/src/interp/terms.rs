@@ -41,6 +41,16 @@ impl TermStore {
         id
     }
 
+    /// The number of interned terms.
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Whether no term is interned.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
     /// The name of a symbol.
     pub fn symbol_name(&self, id: SymId) -> &str {
         &self.symbols[id as usize]
@@ -123,6 +133,17 @@ impl TermStore {
                 let args: Box<[TermId]> = args.iter().map(|a| self.term(a)).collect();
                 self.intern(TermData::Func(s, args))
             }
+        }
+    }
+
+    /// An interned term as a KIF term.
+    pub fn kif(&self, id: TermId) -> kif::Term {
+        match self.data(id) {
+            TermData::Const(s) => kif::Term::Const(self.symbol_name(*s).to_string()),
+            TermData::Func(s, args) => kif::Term::Func(
+                self.symbol_name(*s).to_string(),
+                args.iter().map(|&a| self.kif(a)).collect(),
+            ),
         }
     }
 

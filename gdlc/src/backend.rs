@@ -1,0 +1,256 @@
+//! The compiled backend of the command line: a game's reasoner is generated
+//! as a crate in a cache folder, built with `cargo build --release`, and
+//! its binary runs the command (`perft`, `mc`, `trace`; see
+//! [`gdl_runtime::cli`]).
+//!
+//! The cache (`$GDLC_CACHE_DIR`, else `$XDG_CACHE_HOME/gdlc`, else
+//! `$HOME/.cache/gdlc`) holds one crate per game, named `gdlc-game-<hash>`
+//! after the hash of gdlc's version, the game's name and its text, and one
+//! target folder that all of them share, so the runtime is compiled once.
+//! A binary newer than its crate's files and the runtime's is used as it is.
+
+use crate::output::{
+    crate_files, fnv1a64, runtime_path, write_crate, Error as OutputError, VERSION,
+};
+use crate::Loaded;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::SystemTime;
+
+/// Lines of cargo's error output shown when a build fails.
+const STDERR_TAIL: usize = 40;
+
+/// Why the compiled backend could not run a command.
+pub enum Error {
+    /// The crate could not be generated or written.
+    Output(OutputError),
+    /// No cache folder: none of its variables is set.
+    NoCache,
+    /// Cargo could not be started.
+    NoCargo {
+        /// The program tried.
+        cargo: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// `cargo build` failed.
+    Build {
+        /// The generated source.
+        source: PathBuf,
+        /// How cargo ended.
+        status: String,
+        /// The last lines of cargo's error output.
+        stderr_tail: String,
+    },
+    /// The built binary could not be started or did not exit normally.
+    Run {
+        /// The binary.
+        binary: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Output(e) => write!(f, "{e}"),
+            Error::NoCache => write!(
+                f,
+                "error: no folder for the compiled backend's cache: set GDLC_CACHE_DIR (or XDG_CACHE_HOME or HOME)"
+            ),
+            Error::NoCargo { cargo, source } => write!(
+                f,
+                "error: the compiled backend needs cargo, but `{cargo}` cannot be run: {source}\n\
+                 (install a Rust toolchain, e.g. with rustup, or set CARGO to cargo's path)"
+            ),
+            Error::Build {
+                source,
+                status,
+                stderr_tail,
+            } => write!(
+                f,
+                "error: building the compiled reasoner failed ({status}); the generated source is `{}`\n{stderr_tail}",
+                source.display()
+            ),
+            Error::Run { binary, message } => {
+                write!(f, "error: the compiled reasoner `{}` {message}", binary.display())
+            }
+        }
+    }
+}
+
+/// Shows the message, like [`OutputError`].
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<OutputError> for Error {
+    fn from(e: OutputError) -> Self {
+        Error::Output(e)
+    }
+}
+
+/// The cache of compiled games.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    root: PathBuf,
+}
+
+/// A game's crate in the cache, written and possibly built.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The crate's folder.
+    pub dir: PathBuf,
+    /// The binary that `cargo build --release` makes.
+    pub binary: PathBuf,
+    /// Whether the binary is there and newer than every file it is built
+    /// from, so that no build is needed.
+    pub fresh: bool,
+    target: PathBuf,
+}
+
+impl Cache {
+    /// The cache at `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Cache { root: root.into() }
+    }
+
+    /// The cache named by the environment: `$GDLC_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/gdlc`, else `$HOME/.cache/gdlc`.
+    pub fn from_env() -> Result<Self, Error> {
+        let var = |name| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        var("GDLC_CACHE_DIR")
+            .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("gdlc")))
+            .or_else(|| var("HOME").map(|d| d.join(".cache/gdlc")))
+            .map(Cache::new)
+            .ok_or(Error::NoCache)
+    }
+
+    /// Writes the crate of `loaded` (reported as `game`) into the cache,
+    /// rewriting only the files whose content changed.
+    pub fn prepare(&self, loaded: &Loaded, game: &str) -> Result<Prepared, Error> {
+        let mut key = format!("{VERSION}\0{game}\0").into_bytes();
+        key.extend_from_slice(loaded.file.text.as_bytes());
+        let package = format!("gdlc-game-{:016x}", fnv1a64(&key));
+        let runtime = runtime_path(None)?;
+        let files = crate_files(loaded, &package, game, &runtime)?;
+        let dir = self.root.join(&package);
+        write_crate(&dir, &files)?;
+        let target = self.root.join("target");
+        let binary = target
+            .join("release")
+            .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+        let mut inputs: Vec<PathBuf> = files.files.iter().map(|(f, _)| dir.join(f)).collect();
+        inputs.push(runtime.join("Cargo.toml"));
+        sources_under(&runtime.join("src"), &mut inputs);
+        let fresh = modified(&binary).is_some_and(|built| {
+            inputs
+                .iter()
+                .all(|i| modified(i).is_some_and(|m| m < built))
+        });
+        Ok(Prepared {
+            dir,
+            binary,
+            fresh,
+            target,
+        })
+    }
+}
+
+impl Prepared {
+    /// The generated reasoner's source.
+    pub fn source(&self) -> PathBuf {
+        self.dir.join("src/lib.rs")
+    }
+
+    /// Builds the crate with `cargo build --release` (cargo is `$CARGO`, else
+    /// `cargo` on the `PATH`) into the cache's shared target folder.
+    pub fn build(&self) -> Result<(), Error> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = Command::new(&cargo)
+            .args(["build", "--release", "--manifest-path"])
+            .arg(self.dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env_remove("CARGO_BUILD_TARGET")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|source| Error::NoCargo {
+                cargo: cargo.clone(),
+                source,
+            })?;
+        if output.status.success() && self.binary.is_file() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // Cargo's progress lines (`Compiling ...`) say nothing about the failure.
+        let progress = [
+            "Compiling ",
+            "Blocking ",
+            "Updating ",
+            "Locking ",
+            "Download",
+        ];
+        let lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| !progress.iter().any(|p| l.trim_start().starts_with(p)))
+            .collect();
+        let tail = lines[lines.len().saturating_sub(STDERR_TAIL)..].join("\n");
+        let status = if output.status.success() {
+            format!("cargo made no `{}`", self.binary.display())
+        } else {
+            format!("`{cargo} build --release` {}", output.status)
+        };
+        Err(Error::Build {
+            source: self.source(),
+            status,
+            stderr_tail: tail,
+        })
+    }
+}
+
+/// Runs `binary` with `args`, its standard streams those of this process,
+/// and returns its exit status.
+pub fn run(binary: &Path, args: &[String]) -> Result<ExitCode, Error> {
+    let failure = |message: String| Error::Run {
+        binary: binary.to_path_buf(),
+        message,
+    };
+    let status = Command::new(binary)
+        .args(args)
+        .status()
+        .map_err(|e| failure(format!("cannot be started: {e}")))?;
+    match status.code().and_then(|c| u8::try_from(c).ok()) {
+        Some(code) => Ok(ExitCode::from(code)),
+        None => Err(failure(format!("stopped abnormally ({status})"))),
+    }
+}
+
+/// Adds the files under `dir` (recursively) to `out`.
+fn sources_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sources_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}

@@ -1,0 +1,851 @@
+//! Stage 8, code generation: the plans, layers and tables as Rust items built
+//! with `quote`, formatted with `prettyplease`. Every map is iterated in a
+//! fixed order, so the same description gives the same bytes.
+//!
+//! The generated module defines `State` (a bitset over the possible
+//! fluents), `Move` (a term id) and `Game`, which keeps one container per
+//! dynamic relation and evaluates, for the state it was last asked about,
+//! only the layers of the phase asked for.
+
+use super::containers::{self, Container};
+use super::domains::Domains;
+use super::layers::{Layer, Layers};
+use super::normalize::{Atom, Class, Pat, Program, RelId};
+use super::plan::{RulePlan, Step, Table, Tables};
+use crate::interp::terms::{TermData, TermId};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+/// Everything code generation reads.
+pub struct Input<'a> {
+    /// The normalized program.
+    pub program: &'a Program,
+    /// Domains and runtime ids.
+    pub domains: &'a Domains,
+    /// Layers and phases.
+    pub layers: &'a Layers,
+    /// The plans of the rules.
+    pub plans: &'a [RulePlan],
+    /// The container of every relation.
+    pub containers: &'a [Container],
+    /// The constant tables (more are added for term patterns).
+    pub tables: &'a mut Tables,
+}
+
+/// The generated module as tokens.
+pub fn module(input: Input<'_>) -> String {
+    let Input {
+        program,
+        domains,
+        layers,
+        plans,
+        containers,
+        tables,
+    } = input;
+    let words = domains.fluents.div_ceil(64).max(1);
+    let n_layers = layers.layers.len();
+
+    let mut rule_fns = Vec::new();
+    for plan in plans {
+        let mut g = RuleGen {
+            program,
+            domains,
+            tables,
+            plan,
+            bound: vec![false; program.rules[plan.rule].vars.len()],
+            loops: Vec::new(),
+            witness: None,
+            uses: variable_uses(&program.rules[plan.rule]),
+        };
+        let body = g.steps(0);
+        let name = format_ident!("rule_{}", plan.rule);
+        let doc = format!(" {}", program.rules[plan.rule].text);
+        rule_fns.push(quote! {
+            #[doc = #doc]
+            fn #name(&mut self) {
+                'rule: {
+                    #body
+                }
+            }
+        });
+    }
+    let planned: Vec<usize> = plans.iter().map(|p| p.rule).collect();
+
+    let layer_fns: Vec<TokenStream> = layers
+        .layers
+        .iter()
+        .enumerate()
+        .map(|(i, layer)| layer_fn(i, layer, &planned))
+        .collect();
+
+    let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
+    let phase_fns: Vec<TokenStream> = layers
+        .phases
+        .iter()
+        .zip(phase_names)
+        .map(|(order, name)| {
+            let name = format_ident!("{name}");
+            let calls = order.iter().map(|&l| {
+                let f = format_ident!("layer_{l}");
+                let idx = Literal::usize_unsuffixed(l);
+                quote! {
+                    if !self.done[#idx] {
+                        self.#f();
+                        self.done[#idx] = true;
+                    }
+                }
+            });
+            quote! {
+                fn #name(&mut self) {
+                    #(#calls)*
+                }
+            }
+        })
+        .collect();
+
+    // Every dynamic relation but `true` has a container (one without rules
+    // stays empty).
+    let dynamic: Vec<RelId> = (0..program.relations.len())
+        .filter(|&r| program.class[r] != Class::Static && r != program.true_rel)
+        .collect();
+    let fields = dynamic.iter().map(|&r| {
+        let name = rel_field(r);
+        let ty = containers::type_tokens(&containers[r], program.relations[r].arity);
+        let doc = format!(" `{}`", program.relations[r]);
+        quote! { #[doc = #doc] #name: #ty }
+    });
+    let field_inits = dynamic.iter().map(|&r| {
+        let name = rel_field(r);
+        quote! { #name: Default::default() }
+    });
+    let clear_state = dynamic.iter().map(|&r| {
+        let name = rel_field(r);
+        quote! { self.#name.clear(); }
+    });
+    let move_layers: Vec<usize> = (0..n_layers)
+        .filter(|&l| layers.layers[l].class == Class::Move)
+        .collect();
+    let clear_moves = move_layers.iter().map(|&l| {
+        let idx = Literal::usize_unsuffixed(l);
+        let clears = layers.layers[l].members.iter().map(|&r| {
+            let name = rel_field(r);
+            quote! { self.#name.clear(); }
+        });
+        quote! { self.done[#idx] = false; #(#clears)* }
+    });
+
+    let texts = domains.texts.iter().map(|t| quote! { #t });
+    let n_terms = Literal::usize_unsuffixed(domains.texts.len());
+    let n_fluents = Literal::usize_unsuffixed(domains.fluents);
+    let n_words = Literal::usize_unsuffixed(words);
+    let n_roles = Literal::usize_unsuffixed(program.roles.len());
+    let role_ids = program.roles.iter().map(|&r| lit(domains.id(r)));
+    let mut initial = vec![0u64; words];
+    for &f in &program.init {
+        let id = domains.id(f) as usize;
+        initial[id / 64] |= 1 << (id % 64);
+    }
+    let initial = initial.iter().map(|&w| Literal::u64_unsuffixed(w));
+    let n_layers_lit = Literal::usize_unsuffixed(n_layers);
+    let does = rel_field(program.does_rel);
+
+    // Loops over the facts of the relations that answer each phase.
+    let mut each_row = |r: RelId, body: TokenStream| -> TokenStream {
+        if program.class[r] == Class::Static {
+            let rows = program.facts[r]
+                .iter()
+                .map(|row| row.iter().map(|&t| domains.id(t)).collect())
+                .collect();
+            let columns = program.relations[r].arity;
+            let t = format_ident!("T{}", tables.add(Table { columns, rows }));
+            quote! { for &row in #t.iter() { #body } }
+        } else {
+            let f = rel_field(r);
+            quote! {
+                for i in 0..self.#f.len() {
+                    let row = self.#f.get(i);
+                    #body
+                }
+            }
+        }
+    };
+    let dedup_moves = program.answers[0].len() > 1;
+    let push = if dedup_moves {
+        quote! { if !out.contains(&Move(row[1])) { out.push(Move(row[1])); } }
+    } else {
+        quote! { out.push(Move(row[1])); }
+    };
+    let legal_loops: Vec<TokenStream> = program.answers[0]
+        .iter()
+        .map(|&r| each_row(r, quote! { if row[0] == who { #push } }))
+        .collect();
+    let next_loops: Vec<TokenStream> = program.answers[1]
+        .iter()
+        .map(|&r| {
+            each_row(
+                r,
+                quote! {
+                    let f = row[0] as usize;
+                    bits[f >> 6] |= 1u64 << (f & 63);
+                },
+            )
+        })
+        .collect();
+    let terminal_checks: Vec<TokenStream> = program.answers[2]
+        .iter()
+        .map(|&r| {
+            if program.class[r] == Class::Static {
+                let holds = !program.facts[r].is_empty();
+                quote! { || #holds }
+            } else {
+                let f = rel_field(r);
+                quote! { || !self.#f.is_empty() }
+            }
+        })
+        .collect();
+    let goal_loops: Vec<TokenStream> = program.answers[3]
+        .iter()
+        .map(|&r| {
+            each_row(
+                r,
+                quote! {
+                    if row[0] == who {
+                        match value {
+                            None => value = Some(row[1]),
+                            Some(v) if v != row[1] => many = true,
+                            Some(_) => {}
+                        }
+                    }
+                },
+            )
+        })
+        .collect();
+
+    let table_items: Vec<TokenStream> = tables
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| table_item(i, t))
+        .collect();
+
+    let tokens = quote! {
+        use ::gdl_runtime::support::{find, range, Rel};
+
+        /// Number of possible fluents (the bits of a state).
+        pub const FLUENTS: usize = #n_fluents;
+        /// Words of a state.
+        const WORDS: usize = #n_words;
+        /// Canonical text of every term, by id: fluents first, each group sorted.
+        static TERM_TEXT: [&str; #n_terms] = [#(#texts),*];
+        /// The term id of each role.
+        static ROLE_IDS: [u32; #n_roles] = [#(#role_ids),*];
+        /// The initial state.
+        const INITIAL: [u64; WORDS] = [#(#initial),*];
+
+        #(#table_items)*
+
+        /// A game state: the set of true fluents, one bit per possible fluent.
+        #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+        pub struct State(pub [u64; WORDS]);
+
+        impl State {
+            /// Whether fluent `f` holds.
+            #[inline]
+            fn holds(&self, f: u32) -> bool {
+                self.0[(f >> 6) as usize] >> (f & 63) & 1 != 0
+            }
+        }
+
+        /// A move: the id of its term.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        pub struct Move(pub u32);
+
+        /// The compiled reasoner.
+        pub struct Game {
+            roles: Vec<String>,
+            current: State,
+            loaded: bool,
+            done: [bool; #n_layers_lit],
+            #(#fields,)*
+        }
+
+        impl Default for Game {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        #[allow(unused_labels, unused_variables, clippy::all)]
+        impl Game {
+            /// A reasoner for this game.
+            pub fn new() -> Self {
+                let roles = ROLE_IDS.iter().map(|&r| TERM_TEXT[r as usize].to_string()).collect();
+                Game {
+                    roles,
+                    current: State(INITIAL),
+                    loaded: false,
+                    done: [false; #n_layers_lit],
+                    #(#field_inits,)*
+                }
+            }
+
+            /// Makes `state` the state the relations describe.
+            fn load(&mut self, state: &State) {
+                if self.loaded && self.current == *state {
+                    return;
+                }
+                self.current.clone_from(state);
+                self.loaded = true;
+                self.done = [false; #n_layers_lit];
+                #(#clear_state)*
+            }
+
+            /// Forgets the relations of the last joint move.
+            fn clear_moves(&mut self) {
+                self.#does.clear();
+                #(#clear_moves)*
+            }
+
+            #(#phase_fns)*
+            #(#layer_fns)*
+            #(#rule_fns)*
+        }
+
+        impl ::gdl_runtime::Reasoner for Game {
+            type State = State;
+            type Move = Move;
+
+            fn roles(&self) -> &[String] {
+                &self.roles
+            }
+
+            fn initial_state(&mut self) -> State {
+                State(INITIAL)
+            }
+
+            fn is_terminal(&mut self, state: &State) -> bool {
+                self.load(state);
+                self.phase_terminal();
+                false #(#terminal_checks)*
+            }
+
+            fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
+                self.load(state);
+                self.phase_legal();
+                out.clear();
+                let who = ROLE_IDS[role];
+                #(#legal_loops)*
+            }
+
+            fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
+                self.load(state);
+                self.clear_moves();
+                for (role, mv) in joint.iter().enumerate() {
+                    self.#does.insert([ROLE_IDS[role], mv.0]);
+                }
+                self.phase_next();
+                let mut bits = [0u64; WORDS];
+                #(#next_loops)*
+                State(bits)
+            }
+
+            fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
+                self.load(state);
+                self.phase_goal();
+                let who = ROLE_IDS[role];
+                let mut value: Option<u32> = None;
+                let mut many = false;
+                #(#goal_loops)*
+                match (value, many) {
+                    (Some(v), false) => TERM_TEXT[v as usize].parse().ok(),
+                    _ => None,
+                }
+            }
+
+            fn move_text(&self, _role: usize, mv: Move) -> String {
+                TERM_TEXT[mv.0 as usize].to_string()
+            }
+
+            fn parse_move(&mut self, _role: usize, text: &str) -> Option<Move> {
+                let text = ::gdl_runtime::kif::canonical(text)?;
+                let (fluents, rest) = TERM_TEXT.split_at(FLUENTS);
+                if let Ok(i) = rest.binary_search(&text.as_str()) {
+                    return Some(Move((FLUENTS + i) as u32));
+                }
+                fluents.binary_search(&text.as_str()).ok().map(|i| Move(i as u32))
+            }
+
+            fn fluents(&self, state: &State) -> Vec<String> {
+                (0..FLUENTS as u32)
+                    .filter(|&f| state.holds(f))
+                    .map(|f| TERM_TEXT[f as usize].to_string())
+                    .collect()
+            }
+        }
+    };
+    let file: syn::File = syn::parse2(tokens).expect("generated code parses");
+    prettyplease::unparse(&file)
+}
+
+/// The field of a relation's container.
+fn rel_field(r: RelId) -> Ident {
+    format_ident!("r{r}")
+}
+
+fn lit(n: u32) -> Literal {
+    Literal::u32_unsuffixed(n)
+}
+
+/// A constant table as a `static` array of rows.
+fn table_item(i: usize, t: &Table) -> TokenStream {
+    let name = format_ident!("T{i}");
+    let cols = Literal::usize_unsuffixed(t.columns);
+    let n = Literal::usize_unsuffixed(t.rows.len());
+    let rows = t.rows.iter().map(|r| {
+        let cells = r.iter().map(|&c| lit(c));
+        quote! { [#(#cells),*] }
+    });
+    quote! {
+        static #name: [[u32; #cols]; #n] = [#(#rows),*];
+    }
+}
+
+/// The function evaluating one layer.
+fn layer_fn(i: usize, layer: &Layer, planned: &[usize]) -> TokenStream {
+    let name = format_ident!("layer_{i}");
+    let calls: Vec<TokenStream> = layer
+        .rules
+        .iter()
+        .filter(|r| planned.contains(r))
+        .map(|r| {
+            let f = format_ident!("rule_{r}");
+            quote! { self.#f(); }
+        })
+        .collect();
+    if !layer.recursive {
+        return quote! {
+            fn #name(&mut self) {
+                #(#calls)*
+            }
+        };
+    }
+    let sizes = layer.members.iter().map(|&r| {
+        let f = rel_field(r);
+        quote! { + self.#f.len() }
+    });
+    let sizes2 = sizes.clone();
+    quote! {
+        fn #name(&mut self) {
+            loop {
+                let before = 0 #(#sizes)*;
+                #(#calls)*
+                if before == 0 #(#sizes2)* {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Generates the nested loops of one rule.
+struct RuleGen<'a> {
+    program: &'a Program,
+    domains: &'a Domains,
+    tables: &'a mut Tables,
+    plan: &'a RulePlan,
+    bound: Vec<bool>,
+    /// Labels of the enclosing loops, outermost first.
+    loops: Vec<TokenStream>,
+    /// Where to go once the head is derived, if the rest was only a search
+    /// for a witness.
+    witness: Option<TokenStream>,
+    /// Occurrences of each variable in the rule.
+    uses: Vec<usize>,
+}
+
+impl RuleGen<'_> {
+    /// Leaves the current candidate: the innermost loop's next iteration,
+    /// or the end of the rule.
+    fn fail(&self) -> TokenStream {
+        match self.loops.last() {
+            Some(l) => quote! { continue #l; },
+            None => quote! { break 'rule; },
+        }
+    }
+
+    fn var(v: usize) -> Ident {
+        format_ident!("v{v}")
+    }
+
+    fn steps(&mut self, i: usize) -> TokenStream {
+        let steps = &self.plan.steps;
+        let mut prelude = TokenStream::new();
+        if i == self.plan.head_bound_after && steps[i..].iter().any(Step::is_loop) {
+            let rule = &self.program.rules[self.plan.rule];
+            let (build, tuple) = self.tuple(&rule.head);
+            let field = rel_field(rule.head.rel);
+            let fail = self.fail();
+            prelude = quote! {
+                #build
+                if self.#field.contains(&#tuple) { #fail }
+            };
+            self.witness = Some(fail);
+        }
+        if i == steps.len() {
+            let rule = &self.program.rules[self.plan.rule];
+            let (build, tuple) = self.tuple(&rule.head);
+            let field = rel_field(rule.head.rel);
+            let jump = self.witness.clone().unwrap_or_default();
+            return quote! {
+                #prelude
+                #build
+                self.#field.insert(#tuple);
+                #jump
+            };
+        }
+        let step = steps[i].clone();
+        let code = match &step {
+            Step::Table {
+                table,
+                key,
+                bind,
+                fluent,
+                negated,
+            } => self.table_step(i, *table, key, bind, *fluent, *negated),
+            Step::Fluent { id, negated } => {
+                let fail = self.fail();
+                let id = lit(*id);
+                let test = if *negated {
+                    quote! { self.current.holds(#id) }
+                } else {
+                    quote! { !self.current.holds(#id) }
+                };
+                let inner = self.steps(i + 1);
+                quote! { if #test { #fail } #inner }
+            }
+            Step::Scan(atom) => self.scan(i, atom),
+            Step::Member { atom, negated } => {
+                let fail = self.fail();
+                let field = rel_field(atom.rel);
+                let code = if *negated {
+                    let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
+                    quote! {
+                        'neg: {
+                            #build
+                            if self.#field.contains(&#tuple) { #fail }
+                        }
+                    }
+                } else {
+                    let (build, tuple) = self.tuple(atom);
+                    quote! {
+                        #build
+                        if !self.#field.contains(&#tuple) { #fail }
+                    }
+                };
+                let inner = self.steps(i + 1);
+                quote! { #code #inner }
+            }
+            Step::Distinct(a, b) | Step::Same(a, b) => {
+                let fail = self.fail();
+                let ne = self.ne(a, b);
+                let test = if matches!(step, Step::Distinct(..)) {
+                    quote! { !(#ne) }
+                } else {
+                    ne
+                };
+                let inner = self.steps(i + 1);
+                quote! { if #test { #fail } #inner }
+            }
+        };
+        quote! { #prelude #code }
+    }
+
+    fn table_step(
+        &mut self,
+        i: usize,
+        table: usize,
+        key: &[usize],
+        bind: &[usize],
+        fluent: bool,
+        negated: bool,
+    ) -> TokenStream {
+        let name = format_ident!("T{table}");
+        let columns = self.tables.tables[table].columns;
+        let keys = key.iter().map(|&v| Self::var(v));
+        let rows = quote! { range(&#name, &[#(#keys),*]) };
+        let last = Literal::usize_unsuffixed(columns - 1);
+        let fail = self.fail();
+        if bind.is_empty() {
+            let exists = if fluent {
+                quote! { #rows.iter().any(|r| self.current.holds(r[#last])) }
+            } else {
+                quote! { !#rows.is_empty() }
+            };
+            let test = if negated {
+                exists
+            } else {
+                quote! { !(#exists) }
+            };
+            let inner = self.steps(i + 1);
+            return quote! { if #test { #fail } #inner };
+        }
+        let label = syn_label(i);
+        let check = if fluent {
+            quote! { if !self.current.holds(row[#last]) { continue #label; } }
+        } else {
+            TokenStream::new()
+        };
+        let binds = bind.iter().enumerate().map(|(k, &v)| {
+            let var = Self::var(v);
+            let col = Literal::usize_unsuffixed(key.len() + k);
+            quote! { let #var = row[#col]; }
+        });
+        let binds: Vec<TokenStream> = binds.collect();
+        for &v in bind {
+            self.bound[v] = true;
+        }
+        self.loops.push(label.clone());
+        let inner = self.steps(i + 1);
+        self.loops.pop();
+        quote! {
+            #label: for row in #rows {
+                #check
+                #(#binds)*
+                #inner
+            }
+        }
+    }
+
+    /// Loops over the facts of a dynamic relation, matching the atom.
+    fn scan(&mut self, i: usize, atom: &Atom) -> TokenStream {
+        let label = syn_label(i);
+        let field = rel_field(atom.rel);
+        let skip = quote! { continue #label; };
+        let mut matching = TokenStream::new();
+        for (k, arg) in atom.args.iter().enumerate() {
+            let col = Literal::usize_unsuffixed(k);
+            let value = quote! { row[#col] };
+            matching.extend(self.match_arg(atom.rel, k, arg, value, &skip));
+        }
+        self.loops.push(label.clone());
+        let inner = self.steps(i + 1);
+        self.loops.pop();
+        quote! {
+            #label: for i in 0..self.#field.len() {
+                let row = self.#field.get(i);
+                #matching
+                #inner
+            }
+        }
+    }
+
+    /// Matches a runtime term against a pattern, binding its free variables.
+    fn match_arg(
+        &mut self,
+        rel: RelId,
+        pos: usize,
+        arg: &Pat,
+        value: TokenStream,
+        skip: &TokenStream,
+    ) -> TokenStream {
+        match arg {
+            Pat::Ground(t) => {
+                let id = lit(self.domains.id(*t));
+                quote! { if #value != #id { #skip } }
+            }
+            Pat::Var(v) if self.bound[*v] => {
+                let var = Self::var(*v);
+                quote! { if #value != #var { #skip } }
+            }
+            Pat::Var(v) => {
+                self.bound[*v] = true;
+                if self.uses[*v] == 1 {
+                    return TokenStream::new();
+                }
+                let var = Self::var(*v);
+                quote! { let #var = #value; }
+            }
+            Pat::Func(..) => {
+                // Take the term apart with a table keyed by its id.
+                let vars = arg.vars();
+                let domain = self.domains.args[rel][pos].clone();
+                let table = self.pattern_table(arg, &domain, true);
+                let name = format_ident!("T{table}");
+                let mut code = quote! {
+                    let Some(d) = find(&#name, &[#value]) else { #skip };
+                };
+                for (j, &v) in vars.iter().enumerate() {
+                    let col = Literal::usize_unsuffixed(j + 1);
+                    let var = Self::var(v);
+                    if self.bound[v] {
+                        code.extend(quote! { if d[#col] != #var { #skip } });
+                    } else if self.uses[v] > 1 {
+                        code.extend(quote! { let #var = d[#col]; });
+                    }
+                }
+                for v in vars {
+                    self.bound[v] = true;
+                }
+                code
+            }
+        }
+    }
+
+    /// The tuple of a fully bound atom: code building its compound
+    /// arguments (leaving the candidate when one cannot exist) and the
+    /// tuple expression.
+    fn tuple(&mut self, atom: &Atom) -> (TokenStream, TokenStream) {
+        let fail = self.fail();
+        self.tuple_or(atom, fail)
+    }
+
+    fn tuple_or(&mut self, atom: &Atom, missing: TokenStream) -> (TokenStream, TokenStream) {
+        let mut build = TokenStream::new();
+        let mut parts = Vec::new();
+        for (k, arg) in atom.args.iter().enumerate() {
+            parts.push(match arg {
+                Pat::Ground(t) => {
+                    let id = lit(self.domains.id(*t));
+                    quote! { #id }
+                }
+                Pat::Var(v) => {
+                    let var = Self::var(*v);
+                    quote! { #var }
+                }
+                Pat::Func(..) => {
+                    let domain = self.domains.args[atom.rel][k].clone();
+                    let table = self.pattern_table(arg, &domain, false);
+                    let name = format_ident!("T{table}");
+                    let keys = arg.vars().into_iter().map(Self::var);
+                    let n = Literal::usize_unsuffixed(arg.vars().len());
+                    let a = format_ident!("a{k}");
+                    build.extend(quote! {
+                        let Some(#a) = find(&#name, &[#(#keys),*]).map(|r| r[#n]) else { #missing };
+                    });
+                    quote! { #a }
+                }
+            });
+        }
+        (build, quote! { [#(#parts),*] })
+    }
+
+    /// A table relating the terms of `domain` that match `pat` to the values
+    /// of its variables: rows `[id, vars...]` when `by_id`, else `[vars..., id]`.
+    fn pattern_table(&mut self, pat: &Pat, domain: &[TermId], by_id: bool) -> usize {
+        let vars = pat.vars();
+        let nvars = self.program.rules[self.plan.rule].vars.len();
+        let mut rows = Vec::new();
+        let mut binding = vec![None; nvars];
+        for &t in domain {
+            binding.iter_mut().for_each(|b| *b = None);
+            if super::normalize::matches(&self.program.store, pat, t, &mut binding) {
+                let values = vars.iter().map(|&v| {
+                    self.domains
+                        .id(binding[v].expect("matched variables are bound"))
+                });
+                let id = self.domains.id(t);
+                rows.push(if by_id {
+                    std::iter::once(id).chain(values).collect()
+                } else {
+                    values.chain(std::iter::once(id)).collect()
+                });
+            }
+        }
+        self.tables.add(Table {
+            columns: vars.len() + 1,
+            rows,
+        })
+    }
+
+    /// A boolean expression: the two (fully bound) patterns name different terms.
+    fn ne(&mut self, a: &Pat, b: &Pat) -> TokenStream {
+        match (a, b) {
+            (Pat::Ground(x), Pat::Ground(y)) => {
+                let d = x != y;
+                quote! { #d }
+            }
+            (Pat::Ground(_) | Pat::Var(_), Pat::Ground(_) | Pat::Var(_)) => {
+                let x = self.scalar(a);
+                let y = self.scalar(b);
+                quote! { #x != #y }
+            }
+            (Pat::Func(f, xs), Pat::Func(g, ys)) => {
+                if f != g || xs.len() != ys.len() {
+                    return quote! { true };
+                }
+                let parts: Vec<TokenStream> =
+                    xs.iter().zip(ys).map(|(x, y)| self.ne(x, y)).collect();
+                quote! { false #(|| (#parts))* }
+            }
+            (Pat::Ground(t), Pat::Func(g, ys)) | (Pat::Func(g, ys), Pat::Ground(t)) => {
+                match self.program.store.data(*t).clone() {
+                    TermData::Func(f, targs) if f == *g && targs.len() == ys.len() => {
+                        let parts: Vec<TokenStream> = targs
+                            .iter()
+                            .zip(ys)
+                            .map(|(&x, y)| self.ne(&Pat::Ground(x), y))
+                            .collect();
+                        quote! { false #(|| (#parts))* }
+                    }
+                    _ => quote! { true },
+                }
+            }
+            (Pat::Var(v), p @ Pat::Func(..)) | (p @ Pat::Func(..), Pat::Var(v)) => {
+                let all: Vec<TermId> = (0..self.program.store.len() as TermId).collect();
+                let table = self.pattern_table(p, &all, true);
+                let name = format_ident!("T{table}");
+                let var = Self::var(*v);
+                let checks = p.vars().into_iter().enumerate().map(|(j, w)| {
+                    let col = Literal::usize_unsuffixed(j + 1);
+                    let w = Self::var(w);
+                    quote! { || d[#col] != #w }
+                });
+                quote! {
+                    match find(&#name, &[#var]) {
+                        None => true,
+                        Some(d) => false #(#checks)*,
+                    }
+                }
+            }
+        }
+    }
+
+    fn scalar(&self, p: &Pat) -> TokenStream {
+        match p {
+            Pat::Ground(t) => {
+                let id = lit(self.domains.id(*t));
+                quote! { #id }
+            }
+            Pat::Var(v) => {
+                let var = Self::var(*v);
+                quote! { #var }
+            }
+            Pat::Func(..) => unreachable!("scalars are constants or variables"),
+        }
+    }
+}
+
+/// Occurrences of each variable in a rule.
+fn variable_uses(rule: &super::normalize::Rule) -> Vec<usize> {
+    let mut uses = vec![0; rule.vars.len()];
+    let mut count = |p: &Pat| p.for_each_var(&mut |v| uses[v] += 1);
+    rule.head.args.iter().for_each(&mut count);
+    for lit in &rule.body {
+        match lit {
+            super::normalize::Lit::Pos(a) | super::normalize::Lit::Neg(a) => {
+                a.args.iter().for_each(&mut count)
+            }
+            super::normalize::Lit::Distinct(x, y) | super::normalize::Lit::Same(x, y) => {
+                count(x);
+                count(y);
+            }
+        }
+    }
+    uses
+}
+
+/// The label of the loop of step `i`.
+fn syn_label(i: usize) -> TokenStream {
+    let l = syn::Lifetime::new(&format!("'l{i}"), Span::call_site());
+    quote! { #l }
+}

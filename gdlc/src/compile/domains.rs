@@ -1,0 +1,661 @@
+//! Stage 4, domains: for every relation and argument position, a superset
+//! of the ground terms that can occur there, computed as a fixpoint over the
+//! rules with negation and `distinct` ignored (thesis 7.2.1). Nested function
+//! terms are followed through their patterns, so a variable inside
+//! `(cell ?x ?y ?p)` gets exactly the values found at its place.
+//!
+//! Every term of these domains gets a small runtime id: the possible fluents
+//! first (so that a state is a bitset indexed by fluent id), then every other
+//! term, each group sorted by canonical text (so that ids, and the generated
+//! code, are deterministic, and a state's fluents come out sorted).
+
+use super::normalize::{instantiate, lookup, matches, Class, Lit, Program, RelId, Rule};
+use super::CompileError;
+use crate::interp::terms::TermId;
+use indexmap::IndexSet;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+
+/// Most values one head argument may produce in one rule's step of the
+/// fixpoint before the compiler gives up.
+const MAX_INSTANCES: usize = 1_000_000;
+/// Most distinct ground terms the compiler creates.
+const MAX_TERMS: usize = 4_000_000;
+/// Most possible fluents (bits of a state).
+const MAX_FLUENTS: usize = 1_000_000;
+/// Most tuples the relaxed evaluation keeps for one relation; past it only
+/// the domain of each argument is kept.
+const MAX_ROWS: usize = 400_000;
+/// Most candidate tuples one relaxed evaluation of a rule may look at; past
+/// it the rule's head domains are computed argument by argument.
+const MAX_JOIN_WORK: usize = 4_000_000;
+
+/// The domains of every argument position, and the runtime term ids.
+pub struct Domains {
+    /// Per relation, per argument position: the terms that can occur there
+    /// (compile-time ids, sorted by runtime id).
+    pub args: Vec<Vec<Vec<TermId>>>,
+    /// Runtime id of each compile-time term id.
+    pub runtime_id: Vec<u32>,
+    /// Canonical text of each runtime id.
+    pub texts: Vec<String>,
+    /// Number of possible fluents: runtime ids `0..fluents`.
+    pub fluents: usize,
+}
+
+impl Domains {
+    /// The runtime id of a compile-time term.
+    pub fn id(&self, t: TermId) -> u32 {
+        self.runtime_id[t as usize]
+    }
+}
+
+/// Computes the domains of `program` and numbers its terms.
+pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
+    let dom = Grounder::new(program).run()?;
+    if dom[program.true_rel][0].len() > MAX_FLUENTS {
+        return Err(CompileError(format!(
+            "the game has more than {MAX_FLUENTS} possible fluents"
+        )));
+    }
+    // Runtime ids: fluents first, then every other term, each by text.
+    let store = &program.store;
+    let mut fluents: Vec<TermId> = dom[program.true_rel][0].iter().copied().collect();
+    fluents.sort_by_cached_key(|&t| store.text(t));
+    let is_fluent: FxHashSet<TermId> = fluents.iter().copied().collect();
+    let mut rest: Vec<TermId> = (0..store.len() as TermId)
+        .filter(|t| !is_fluent.contains(t))
+        .collect();
+    rest.sort_by_cached_key(|&t| store.text(t));
+    let mut runtime_id = vec![0u32; store.len()];
+    let mut texts = Vec::with_capacity(store.len());
+    for (i, &t) in fluents.iter().chain(&rest).enumerate() {
+        runtime_id[t as usize] = i as u32;
+        texts.push(store.text(t));
+    }
+    let args = dom
+        .into_iter()
+        .map(|positions| {
+            positions
+                .into_iter()
+                .map(|set| {
+                    let mut v: Vec<TermId> = set.into_iter().collect();
+                    v.sort_unstable_by_key(|&t| runtime_id[t as usize]);
+                    v
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Domains {
+        args,
+        runtime_id,
+        texts,
+        fluents: fluents.len(),
+    })
+}
+
+/// The values each variable of a body can take, from its positive literals
+/// (each argument matched on its own, static relations row by row); `None`
+/// when some positive literal can match nothing.
+fn variable_values(
+    program: &Program,
+    dom: &[Vec<FxHashSet<TermId>>],
+    nvars: usize,
+    body: &[Lit],
+) -> Option<Vec<Vec<TermId>>> {
+    let mut values: Vec<Option<FxHashSet<TermId>>> = vec![None; nvars];
+    let mut narrow = |v: usize, found: FxHashSet<TermId>| {
+        values[v] = Some(match values[v].take() {
+            None => found,
+            Some(old) => old.intersection(&found).copied().collect(),
+        });
+    };
+    for lit in body {
+        let Lit::Pos(atom) = lit else { continue };
+        if program.class[atom.rel] == Class::Static {
+            let vars = atom.vars();
+            let mut found: Vec<FxHashSet<TermId>> = vec![FxHashSet::default(); vars.len()];
+            let mut binding = vec![None; nvars];
+            let mut any = false;
+            for row in &program.facts[atom.rel] {
+                binding.iter_mut().for_each(|b| *b = None);
+                if atom
+                    .args
+                    .iter()
+                    .zip(row)
+                    .all(|(p, &t)| matches(&program.store, p, t, &mut binding))
+                {
+                    any = true;
+                    for (k, &v) in vars.iter().enumerate() {
+                        found[k].insert(binding[v].expect("matched variables are bound"));
+                    }
+                }
+            }
+            if !any {
+                return None;
+            }
+            for (k, v) in vars.into_iter().enumerate() {
+                narrow(v, std::mem::take(&mut found[k]));
+            }
+            continue;
+        }
+        for (i, arg) in atom.args.iter().enumerate() {
+            let vars = arg.vars();
+            let mut found: Vec<FxHashSet<TermId>> = vec![FxHashSet::default(); vars.len()];
+            let mut binding = vec![None; nvars];
+            let mut any = false;
+            for &t in &dom[atom.rel][i] {
+                binding.iter_mut().for_each(|b| *b = None);
+                if matches(&program.store, arg, t, &mut binding) {
+                    any = true;
+                    for (k, &v) in vars.iter().enumerate() {
+                        found[k].insert(binding[v].expect("matched variables are bound"));
+                    }
+                }
+            }
+            if !any {
+                return None;
+            }
+            for (k, v) in vars.into_iter().enumerate() {
+                narrow(v, std::mem::take(&mut found[k]));
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(nvars);
+    for v in values {
+        let mut v: Vec<TermId> = v?.into_iter().collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_unstable();
+        out.push(v);
+    }
+    Some(out)
+}
+
+/// Calls `f` with every assignment of `values` to `vars` (the cartesian
+/// product), written into `binding`.
+fn product(
+    vars: &[usize],
+    values: &[Vec<TermId>],
+    binding: &mut [TermId],
+    k: usize,
+    f: &mut impl FnMut(&[TermId]),
+) {
+    if k == vars.len() {
+        f(binding);
+        return;
+    }
+    for &t in &values[vars[k]] {
+        binding[vars[k]] = t;
+        product(vars, values, binding, k + 1, f);
+    }
+}
+
+/// Row numbers of a relation by the values at some argument positions.
+type Index = FxHashMap<Box<[TermId]>, Vec<u32>>;
+
+/// The tuples of a relation in the relaxed evaluation, with hash indexes
+/// on the argument positions that joins look up.
+#[derive(Default)]
+struct Tuples {
+    rows: IndexSet<Box<[TermId]>, FxBuildHasher>,
+    indexes: FxHashMap<Vec<usize>, Index>,
+}
+
+impl Tuples {
+    fn insert(&mut self, row: Box<[TermId]>) -> bool {
+        let (i, new) = self.rows.insert_full(row);
+        if new {
+            let row = &self.rows[i];
+            for (positions, index) in &mut self.indexes {
+                let key: Box<[TermId]> = positions.iter().map(|&p| row[p]).collect();
+                index.entry(key).or_default().push(i as u32);
+            }
+        }
+        new
+    }
+
+    /// Indexes of the rows whose `positions` hold `key`.
+    fn lookup(&mut self, positions: &[usize], key: &[TermId]) -> &[u32] {
+        if !self.indexes.contains_key(positions) {
+            let mut index = Index::default();
+            for (i, row) in self.rows.iter().enumerate() {
+                let k: Box<[TermId]> = positions.iter().map(|&p| row[p]).collect();
+                index.entry(k).or_default().push(i as u32);
+            }
+            self.indexes.insert(positions.to_vec(), index);
+        }
+        self.indexes[positions]
+            .get(key)
+            .map_or(&[][..], |v| v.as_slice())
+    }
+}
+
+/// The relaxed evaluation: every rule with its negative literals dropped,
+/// `true` holding every fluent `init` or `next` can produce and `does`
+/// every move `legal` can. Its facts are a superset of every fact of every
+/// reachable state, so their argument values are sound domains. Relations
+/// with too many tuples, and rules whose joins are too large, fall back to
+/// domains computed argument by argument.
+struct Grounder<'a> {
+    program: &'a mut Program,
+    /// Tuples per relation; `None` once only the domains are kept.
+    tuples: Vec<Option<Tuples>>,
+    dom: Vec<Vec<FxHashSet<TermId>>>,
+    /// Whether a domain of the relation grew in the current round.
+    grew: Vec<bool>,
+}
+
+/// A join gave up: too much work.
+struct TooLarge;
+
+impl<'a> Grounder<'a> {
+    fn new(program: &'a mut Program) -> Self {
+        let n = program.relations.len();
+        let mut g = Grounder {
+            tuples: (0..n).map(|_| Some(Tuples::default())).collect(),
+            dom: program
+                .relations
+                .iter()
+                .map(|r| vec![FxHashSet::default(); r.arity])
+                .collect(),
+            grew: vec![false; n],
+            program,
+        };
+        for r in 0..n {
+            if g.program.class[r] == Class::Static {
+                let facts = std::mem::take(&mut g.program.facts[r]);
+                for row in &facts {
+                    g.add(r, row.clone().into_boxed_slice());
+                }
+                g.program.facts[r] = facts;
+            }
+        }
+        let true_rel = g.program.true_rel;
+        for f in g.program.init.clone() {
+            g.add(true_rel, Box::new([f]));
+        }
+        g
+    }
+
+    /// Adds a fact; `true` if something grew.
+    fn add(&mut self, r: RelId, row: Box<[TermId]>) -> bool {
+        let mut grew = false;
+        for (i, &t) in row.iter().enumerate() {
+            grew |= self.dom[r][i].insert(t);
+        }
+        self.grew[r] |= grew;
+        match &mut self.tuples[r] {
+            Some(t) => {
+                let new = t.insert(row);
+                if t.rows.len() > MAX_ROWS {
+                    self.tuples[r] = None;
+                }
+                new || grew
+            }
+            None => grew,
+        }
+    }
+
+    fn len(&self, r: RelId) -> usize {
+        self.tuples[r].as_ref().map_or(0, |t| t.rows.len())
+    }
+
+    fn run(mut self) -> Result<Vec<Vec<FxHashSet<TermId>>>, CompileError> {
+        let n = self.program.relations.len();
+        let rules = std::mem::take(&mut self.program.rules);
+        let result = self.fixpoint(&rules, n);
+        self.program.rules = rules;
+        result?;
+        Ok(self.dom)
+    }
+
+    fn fixpoint(&mut self, rules: &[Rule], n: usize) -> Result<(), CompileError> {
+        // Rows `seen[r]..now[r]` are the ones new since the last round.
+        let mut seen = vec![0usize; n];
+        let mut first = true;
+        loop {
+            let now: Vec<usize> = (0..n).map(|r| self.len(r)).collect();
+            let grew = std::mem::replace(&mut self.grew, vec![false; n]);
+            let mut changed = false;
+            for rule in rules {
+                let positive: Vec<(usize, RelId)> = rule
+                    .body
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, l)| match l {
+                        Lit::Pos(a) => Some((i, a.rel)),
+                        _ => None,
+                    })
+                    .collect();
+                let full = first
+                    || positive
+                        .iter()
+                        .any(|&(_, r)| self.tuples[r].is_none() && grew[r]);
+                let runs: Vec<Option<(usize, usize, usize)>> = if full {
+                    vec![None]
+                } else {
+                    positive
+                        .iter()
+                        .filter(|&&(_, r)| self.tuples[r].is_some() && now[r] > seen[r])
+                        .map(|&(i, r)| Some((i, seen[r], now[r])))
+                        .collect()
+                };
+                for delta in runs {
+                    changed |= self.apply(rule, delta)?;
+                }
+            }
+            // `true` ranges over what `init` and `next` produce, `does` over
+            // what `legal` produces.
+            let true_rel = self.program.true_rel;
+            let does_rel = self.program.does_rel;
+            for r in self.program.answers[1].clone() {
+                for t in self.dom[r][0].clone() {
+                    changed |= self.add(true_rel, Box::new([t]));
+                }
+            }
+            for r in self.program.answers[0].clone() {
+                let rows: Vec<Box<[TermId]>> = match &self.tuples[r] {
+                    Some(t) => t.rows.iter().cloned().collect(),
+                    None => {
+                        let moves: Vec<TermId> = self.dom[r][1].iter().copied().collect();
+                        self.program
+                            .roles
+                            .iter()
+                            .flat_map(|&role| moves.iter().map(move |&m| Box::from([role, m])))
+                            .collect()
+                    }
+                };
+                for row in rows {
+                    changed |= self.add(does_rel, row);
+                }
+            }
+            if self.tuples[true_rel].is_none() {
+                return Err(CompileError(format!(
+                    "the game has more than {MAX_ROWS} possible fluents"
+                )));
+            }
+            if self.program.store.len() > MAX_TERMS {
+                return Err(CompileError(format!(
+                    "the game needs more than {MAX_TERMS} distinct ground terms"
+                )));
+            }
+            seen = now;
+            first = false;
+            if !changed && self.grew.iter().all(|g| !g) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Evaluates one rule (its literal `delta.0` restricted to the rows
+    /// `delta.1..delta.2`), adding the head facts; `true` if something grew.
+    fn apply(
+        &mut self,
+        rule: &Rule,
+        delta: Option<(usize, usize, usize)>,
+    ) -> Result<bool, CompileError> {
+        let mut heads: Vec<Vec<TermId>> = Vec::new();
+        let mut work = 0usize;
+        let mut binding = vec![None; rule.vars.len()];
+        let mut pending: Vec<usize> = (0..rule.body.len()).collect();
+        let head_vars = rule.head.vars();
+        let outcome = self.join(
+            rule,
+            delta,
+            &mut pending,
+            &mut binding,
+            &mut work,
+            &mut |b: &[Option<TermId>]| {
+                heads.push(
+                    head_vars
+                        .iter()
+                        .map(|&v| b[v].expect("head variables are bound"))
+                        .collect(),
+                );
+            },
+        );
+        let r = rule.head.rel;
+        let mut changed = false;
+        match outcome {
+            Ok(()) => {
+                heads.sort_unstable();
+                heads.dedup();
+                let mut full = vec![0; rule.vars.len()];
+                for values in heads {
+                    for (&v, t) in head_vars.iter().zip(values) {
+                        full[v] = t;
+                    }
+                    let row: Box<[TermId]> = rule
+                        .head
+                        .args
+                        .iter()
+                        .map(|a| instantiate(&mut self.program.store, a, &full))
+                        .collect();
+                    changed |= self.add(r, row);
+                }
+            }
+            Err(TooLarge) => {
+                // Argument by argument: each head argument from the product
+                // of its variables' values.
+                self.tuples[r] = None;
+                let Some(values) =
+                    variable_values(self.program, &self.dom, rule.vars.len(), &rule.body)
+                else {
+                    return Ok(false);
+                };
+                for (i, arg) in rule.head.args.iter().enumerate() {
+                    let vars = arg.vars();
+                    let count = vars
+                        .iter()
+                        .map(|&v| values[v].len())
+                        .try_fold(1usize, |acc, k| acc.checked_mul(k))
+                        .unwrap_or(usize::MAX);
+                    if count > MAX_INSTANCES {
+                        return Err(CompileError(format!(
+                            "argument {} of `{}` can take more than {MAX_INSTANCES} values in the rule {}",
+                            i + 1,
+                            self.program.relations[r],
+                            rule.text
+                        )));
+                    }
+                    let mut b = vec![0; rule.vars.len()];
+                    let mut produced = Vec::with_capacity(count);
+                    product(&vars, &values, &mut b, 0, &mut |b| {
+                        produced.push(instantiate(&mut self.program.store, arg, b));
+                    });
+                    for t in produced {
+                        let grew = self.dom[r][i].insert(t);
+                        self.grew[r] |= grew;
+                        changed |= grew;
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Enumerates the bindings of the positive literals and filters in
+    /// `pending`, calling `out` for each complete one.
+    #[allow(clippy::too_many_arguments)]
+    fn join(
+        &mut self,
+        rule: &Rule,
+        delta: Option<(usize, usize, usize)>,
+        pending: &mut Vec<usize>,
+        binding: &mut Vec<Option<TermId>>,
+        work: &mut usize,
+        out: &mut dyn FnMut(&[Option<TermId>]),
+    ) -> Result<(), TooLarge> {
+        *work += 1;
+        if *work > MAX_JOIN_WORK {
+            return Err(TooLarge);
+        }
+        // Filters whose variables are bound.
+        let mut k = 0;
+        while k < pending.len() {
+            let i = pending[k];
+            let (x, y, same) = match &rule.body[i] {
+                Lit::Distinct(x, y) => (x, y, false),
+                Lit::Same(x, y) => (x, y, true),
+                Lit::Neg(_) => {
+                    pending.remove(k);
+                    let r = self.join(rule, delta, pending, binding, work, out);
+                    pending.insert(k, i);
+                    return r;
+                }
+                Lit::Pos(_) => {
+                    k += 1;
+                    continue;
+                }
+            };
+            let ready = rule.body[i].vars().iter().all(|&v| binding[v].is_some());
+            if !ready {
+                k += 1;
+                continue;
+            }
+            let full: Vec<TermId> = binding.iter().map(|b| b.unwrap_or(0)).collect();
+            let a = lookup(&self.program.store, x, &full);
+            let b = lookup(&self.program.store, y, &full);
+            let equal = a.is_some() && a == b;
+            if equal != same {
+                return Ok(());
+            }
+            pending.remove(k);
+            let r = self.join(rule, delta, pending, binding, work, out);
+            pending.insert(k, i);
+            return r;
+        }
+        // The next positive literal: the delta one first, then the one with
+        // the most bound arguments.
+        let pick = pending
+            .iter()
+            .enumerate()
+            .filter(|(_, &i)| matches!(rule.body[i], Lit::Pos(_)))
+            .max_by_key(|(_, &i)| {
+                let Lit::Pos(a) = &rule.body[i] else {
+                    unreachable!()
+                };
+                let is_delta = delta.is_some_and(|d| d.0 == i);
+                let bound = a
+                    .args
+                    .iter()
+                    .filter(|p| p.vars().iter().all(|&v| binding[v].is_some()))
+                    .count();
+                (is_delta, bound, std::cmp::Reverse(i))
+            })
+            .map(|(k, _)| k);
+        let Some(k) = pick else {
+            if pending.is_empty() {
+                out(binding);
+            }
+            return Ok(());
+        };
+        let i = pending.remove(k);
+        let Lit::Pos(atom) = &rule.body[i] else {
+            unreachable!()
+        };
+        let result = self.scan_literal(rule, atom, i, delta, pending, binding, work, out);
+        pending.insert(k, i);
+        result
+    }
+
+    /// Tries every candidate fact of one positive literal.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_literal(
+        &mut self,
+        rule: &Rule,
+        atom: &super::normalize::Atom,
+        i: usize,
+        delta: Option<(usize, usize, usize)>,
+        pending: &mut Vec<usize>,
+        binding: &mut Vec<Option<TermId>>,
+        work: &mut usize,
+        out: &mut dyn FnMut(&[Option<TermId>]),
+    ) -> Result<(), TooLarge> {
+        let r = atom.rel;
+        let rows: Vec<Box<[TermId]>> = if self.tuples[r].is_some() {
+            let full: Vec<TermId> = binding.iter().map(|b| b.unwrap_or(0)).collect();
+            let mut positions = Vec::new();
+            let mut key = Vec::new();
+            for (p, arg) in atom.args.iter().enumerate() {
+                if arg.vars().iter().all(|&v| binding[v].is_some()) {
+                    match lookup(&self.program.store, arg, &full) {
+                        Some(t) => {
+                            positions.push(p);
+                            key.push(t);
+                        }
+                        None => return Ok(()),
+                    }
+                }
+            }
+            let range = match delta {
+                Some((d, lo, hi)) if d == i => lo..hi,
+                _ => 0..usize::MAX,
+            };
+            let tuples = self.tuples[r].as_mut().expect("materialized");
+            if positions.is_empty() {
+                let hi = range.end.min(tuples.rows.len());
+                (range.start..hi).map(|j| tuples.rows[j].clone()).collect()
+            } else {
+                let ids: Vec<u32> = tuples.lookup(&positions, &key).to_vec();
+                ids.into_iter()
+                    .filter(|&j| range.contains(&(j as usize)))
+                    .map(|j| tuples.rows[j as usize].clone())
+                    .collect()
+            }
+        } else {
+            // Only per-argument domains: their product, argument by argument.
+            let full: Vec<TermId> = binding.iter().map(|b| b.unwrap_or(0)).collect();
+            let mut rows: Vec<Vec<TermId>> = vec![Vec::new()];
+            for (p, arg) in atom.args.iter().enumerate() {
+                let candidates: Vec<TermId> = if arg.vars().iter().all(|&v| binding[v].is_some()) {
+                    match lookup(&self.program.store, arg, &full) {
+                        Some(t) if self.dom[r][p].contains(&t) => vec![t],
+                        _ => return Ok(()),
+                    }
+                } else {
+                    let mut b = binding.clone();
+                    self.dom[r][p]
+                        .iter()
+                        .copied()
+                        .filter(|&t| {
+                            b.clone_from(binding);
+                            matches(&self.program.store, arg, t, &mut b)
+                        })
+                        .collect()
+                };
+                let mut next = Vec::with_capacity(rows.len() * candidates.len());
+                for partial in &rows {
+                    for &t in &candidates {
+                        let mut v = partial.clone();
+                        v.push(t);
+                        next.push(v);
+                    }
+                    if next.len() > MAX_JOIN_WORK {
+                        return Err(TooLarge);
+                    }
+                }
+                rows = next;
+            }
+            rows.into_iter().map(Vec::into_boxed_slice).collect()
+        };
+        *work += rows.len();
+        if *work > MAX_JOIN_WORK {
+            return Err(TooLarge);
+        }
+        let saved = binding.clone();
+        for row in rows {
+            if atom
+                .args
+                .iter()
+                .zip(row.iter())
+                .all(|(p, &t)| matches(&self.program.store, p, t, binding))
+            {
+                self.join(rule, delta, pending, binding, work, out)?;
+            }
+            binding.clone_from(&saved);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,91 @@
+//! Stages 3–8 of the pipeline: the compiler from checked rules to a
+//! specialized Rust reasoner.
+//!
+//! [`generate`] turns a checked description into the source of one Rust
+//! module (formatted, deterministic) that defines `pub struct Game`, with
+//! `Game::new()`, implementing [`gdl_runtime::Reasoner`]. The module refers
+//! to the runtime only through `::gdl_runtime`, has no inner attributes (so
+//! it can be pulled in with `include!`) and uses no `unsafe`.
+//!
+//! The stages: [`normalize`] (interned terms, static relations evaluated),
+//! [`domains`] (argument domains and runtime term ids), [`layers`]
+//! (components and phases), [`plan`] (filter trees and constant tables),
+//! [`containers`] and [`codegen`].
+
+pub mod codegen;
+pub mod containers;
+pub mod domains;
+pub mod layers;
+pub mod normalize;
+pub mod plan;
+
+use crate::Loaded;
+
+/// Why a description could not be compiled (it is valid GDL, but beyond
+/// what the compiler supports, or beyond its size limits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError(pub String);
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "error: cannot compile: {}", self.0)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// The generated reasoner.
+pub struct Generated {
+    /// The formatted source of the module.
+    pub code: String,
+}
+
+/// Everything the compiler decided, for `gdlc explain` and for code
+/// generation.
+pub struct Compiled {
+    /// The normalized program.
+    pub program: normalize::Program,
+    /// Domains and runtime term ids.
+    pub domains: domains::Domains,
+    /// Layers and phases.
+    pub layers: layers::Layers,
+    /// The plan of every rule that can fire.
+    pub plans: Vec<plan::RulePlan>,
+    /// The container of every relation.
+    pub containers: Vec<containers::Container>,
+    /// The constant tables.
+    pub tables: plan::Tables,
+}
+
+/// Runs stages 3–7 on a checked description.
+pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
+    let mut program = normalize::normalize(&loaded.analysis.rules)?;
+    let domains = domains::compute(&mut program)?;
+    let layers = layers::build(&program);
+    let mut tables = plan::Tables::default();
+    let plans = plan::plan_rules(&program, &domains, &mut tables);
+    let containers = containers::choose(&program, &domains);
+    Ok(Compiled {
+        program,
+        domains,
+        layers,
+        plans,
+        containers,
+        tables,
+    })
+}
+
+/// Compiles a checked description into the source of a module (without
+/// a header: [`crate::output`] adds one naming the input).
+pub fn generate(loaded: &Loaded) -> Result<Generated, CompileError> {
+    let mut c = analyze(loaded)?;
+    let code = codegen::module(codegen::Input {
+        program: &c.program,
+        domains: &c.domains,
+        layers: &c.layers,
+        plans: &c.plans,
+        containers: &c.containers,
+        tables: &mut c.tables,
+    });
+    Ok(Generated { code })
+}

@@ -1,0 +1,289 @@
+//! Generated crates and the compiled backend, end to end: `gdlc GAME -o DIR`
+//! writes a crate that builds and counts like the interpreter, and
+//! `--backend compiled` prints what the interpreter prints.
+//!
+//! The tests that build need cargo (`$CARGO`, set by `cargo test`, else
+//! `cargo` on the `PATH`) and are skipped with a message without it. Builds
+//! go to one cache beside the test binaries (`<target>/gdlc-test-cache`),
+//! shared by the tests and kept between runs, so the runtime is compiled
+//! once.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Self {
+        Run {
+            code: output
+                .status
+                .code()
+                .expect("exited normally, not by a signal"),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+/// The target folder of this build (the binaries are in `<target>/<profile>`).
+fn target_dir() -> PathBuf {
+    let bin = Path::new(env!("CARGO_BIN_EXE_gdlc"));
+    bin.ancestors().nth(2).expect("target folder").to_path_buf()
+}
+
+/// The compiled backend's cache of the tests.
+fn cache() -> PathBuf {
+    target_dir().join("gdlc-test-cache")
+}
+
+/// Runs `gdlc` with `args` and the tests' cache.
+fn gdlc(args: &[&str]) -> Run {
+    gdlc_with(args, &cache(), &[])
+}
+
+/// Runs `gdlc` with `args`, the cache `cache` and further variables.
+fn gdlc_with(args: &[&str], cache: &Path, vars: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdlc"));
+    command.args(args).env("GDLC_CACHE_DIR", cache);
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    command.output().expect("run gdlc").into()
+}
+
+/// Cargo, if it can be run; otherwise prints why the test is skipped.
+fn cargo() -> Option<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let works = Command::new(&cargo)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !works {
+        println!("skipped: `{cargo}` cannot be run (the compiled backend needs cargo)");
+    }
+    works.then_some(cargo)
+}
+
+fn game(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../games/{name}.kif"))
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn json(run: &Run) -> serde_json::Value {
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+/// The perft text without its last line, which has the time.
+fn counts(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[..lines.len().saturating_sub(1)].to_vec()
+}
+
+#[test]
+fn an_emitted_crate_builds_and_counts_like_the_interpreter() {
+    let Some(cargo) = cargo() else { return };
+    // Inside the gdlc workspace's folder: the crate must be its own workspace.
+    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    std::fs::create_dir_all(&parent).unwrap();
+    let dir = tempfile::tempdir_in(&parent).unwrap();
+    let out = dir.path().join("crate");
+    let run = gdlc(&[&game("tictactoe")]);
+    assert_eq!(run.code, 2, "GAME without -o is a usage error");
+    let run = gdlc(&[&game("tictactoe"), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("crate `tictactoe`"), "{}", run.stdout);
+    let build = Command::new(&cargo)
+        .args(["build", "--release", "--manifest-path"])
+        .arg(out.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", cache().join("target"))
+        .output()
+        .expect("run cargo");
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let binary = cache()
+        .join("target/release")
+        .join(format!("tictactoe{}", std::env::consts::EXE_SUFFIX));
+    let ours: Run = Command::new(&binary)
+        .args(["perft", "--depth", "5", "--json"])
+        .output()
+        .expect("run the generated binary")
+        .into();
+    let ours = json(&ours);
+    let reference = json(&gdlc(&[
+        "perft",
+        &game("tictactoe"),
+        "--depth",
+        "5",
+        "--json",
+    ]));
+    assert_eq!(ours["levels"], reference["levels"]);
+    assert_eq!(
+        (&ours["game"], &ours["backend"]),
+        (&"tictactoe".into(), &"compiled".into())
+    );
+    let usage: Run = Command::new(&binary).arg("perft").output().unwrap().into();
+    assert_eq!(usage.code, 2, "{}", usage.stderr);
+    assert!(
+        usage.stderr.contains("needs `--depth D`"),
+        "{}",
+        usage.stderr
+    );
+}
+
+#[test]
+fn the_compiled_backend_prints_what_the_interpreter_prints() {
+    if cargo().is_none() {
+        return;
+    }
+    let g = game("tictactoe");
+    let both = |args: &[&str]| {
+        let compiled: Vec<&str> = args
+            .iter()
+            .copied()
+            .chain(["--backend", "compiled"])
+            .collect();
+        (gdlc(args), gdlc(&compiled))
+    };
+    let (interpreted, compiled) = both(&["perft", &g, "--depth", "5"]);
+    assert_eq!(compiled.code, 0, "{}", compiled.stderr);
+    assert_eq!(counts(&compiled.stdout), counts(&interpreted.stdout));
+    let (interpreted, compiled) = both(&["perft", &g, "--depth", "4", "--json"]);
+    let (i, c) = (json(&interpreted), json(&compiled));
+    for key in ["game", "depth", "nodes", "leaves", "levels"] {
+        assert_eq!(c[key], i[key], "{key}");
+    }
+    assert_eq!(
+        (&i["backend"], &c["backend"]),
+        (&"interpreted".into(), &"compiled".into())
+    );
+    // The trace has no timing and no backend name: byte for byte the same.
+    let (interpreted, compiled) = both(&["trace", &g, "--depth", "3", "--max-steps", "20"]);
+    assert_eq!(compiled.code, 0, "{}", compiled.stderr);
+    assert_eq!(compiled.stdout, interpreted.stdout);
+    let (interpreted, compiled) = both(&["mc", &g, "--playouts", "30", "--seed", "4", "--json"]);
+    let (i, c) = (json(&interpreted), json(&compiled));
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&c), keys(&i));
+    assert_eq!(c["playouts"], 30);
+    let run = gdlc(&["check", &g, "--backend", "compiled"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("valid (0 errors"), "{}", run.stdout);
+    assert!(run.stdout.contains(": compiled ("), "{}", run.stdout);
+}
+
+#[test]
+fn runtime_errors_of_the_compiled_reasoner_pass_through() {
+    if cargo().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stuck.kif");
+    std::fs::write(
+        &path,
+        "(role a)\n(init p)\n(<= (legal a go) (true q))\n(<= (next q) (true p))\n(<= terminal (true r))\n(goal a 100)\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let run = gdlc(&["perft", p, "--depth", "2", "--backend", "compiled"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("role `a` has no legal move in a non-terminal state"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_build_names_the_generated_source() {
+    let cache = tempfile::tempdir().unwrap();
+    let run = gdlc_with(
+        &[
+            "perft",
+            &game("tictactoe"),
+            "--depth",
+            "1",
+            "--backend",
+            "compiled",
+        ],
+        cache.path(),
+        &[("CARGO", "false")],
+    );
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("building the compiled reasoner failed"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("src/lib.rs`"), "{}", run.stderr);
+}
+
+#[test]
+fn emitting_twice_gives_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for out in [&a, &b, &a] {
+        let run = gdlc(&[&game("connectfour"), "-o", out.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    for file in ["Cargo.toml", "src/lib.rs", "src/main.rs"] {
+        let read = |d: &Path| std::fs::read(d.join(file)).unwrap();
+        assert!(read(&a) == read(&b), "{file} differs between two runs");
+    }
+    let before = std::fs::metadata(a.join("src/lib.rs"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let run = gdlc(&[&game("connectfour"), "-o", a.to_str().unwrap()]);
+    assert!(
+        run.stdout.contains("(0 of 3 files changed)"),
+        "{}",
+        run.stdout
+    );
+    let after = std::fs::metadata(a.join("src/lib.rs"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after, "an unchanged file is not rewritten");
+    let header = std::fs::read_to_string(a.join("src/lib.rs")).unwrap();
+    assert!(
+        header.starts_with("// @generated by gdlc ")
+            && header
+                .lines()
+                .next()
+                .unwrap()
+                .contains("from connectfour.kif, fnv1a64 "),
+        "{}",
+        header.lines().next().unwrap()
+    );
+}
+
+#[test]
+fn no_generated_code_uses_unsafe() {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&games).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "kif") {
+            continue;
+        }
+        let loaded = gdlc::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
+        let code = gdlc::output::module_source(&loaded).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!code.contains("unsafe"), "{} uses unsafe", path.display());
+        seen += 1;
+    }
+    assert!(seen >= 5, "only {seen} games in {}", games.display());
+}

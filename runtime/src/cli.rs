@@ -1,0 +1,265 @@
+//! The command line of a generated binary: `perft`, `mc` and `trace`, with
+//! the options and the output of the `gdlc` commands of the same names
+//! (without the game argument, which is built in). Reports name the backend
+//! `compiled`.
+//!
+//! Exit status: 0 on success, 1 for a runtime error, 2 for a usage error.
+
+use crate::report::{
+    deadline_after, mc_json, mc_text, time_budget, timed_perft, trace, MC_MAX_LENGTH, PLAYOUT_STEPS,
+};
+use crate::{flat_monte_carlo, McBudget, Reasoner};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::ExitCode;
+
+/// The backend name in the reports of a generated binary.
+const BACKEND: &str = "compiled";
+
+const USAGE: &str = "\
+usage: perft --depth D [--json]
+       mc (--seconds S | --playouts N) [--seed N] [--json]
+       trace [--depth D] [--seconds S] [--max-steps N]
+
+  perft   count the game tree from the initial state (nodes and leaves per depth)
+  mc      flat Monte-Carlo: uniformly random playouts; playouts/s and states/s
+  trace   the conformance trace as JSON, in the schema of the oracle files";
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq)]
+enum Command {
+    Help,
+    Perft {
+        depth: u32,
+        json: bool,
+    },
+    Mc {
+        budget: McBudget,
+        seed: u64,
+        json: bool,
+    },
+    Trace {
+        depth: u32,
+        seconds: f64,
+        max_steps: usize,
+    },
+}
+
+/// Runs the command given by `args` (the arguments after the program name)
+/// on `reasoner`; `game` is the name shown in the reports.
+pub fn run<R: Reasoner>(
+    mut reasoner: R,
+    game: &str,
+    args: impl Iterator<Item = String>,
+) -> ExitCode {
+    let command = match parse(args) {
+        Ok(command) => command,
+        Err(message) => {
+            eprintln!("error: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    // A panic has printed its message already; it is a runtime error.
+    let outcome = catch_unwind(AssertUnwindSafe(|| execute(&mut reasoner, game, command)))
+        .unwrap_or_else(|_| Err("the reasoner stopped on a panic".to_string()));
+    match outcome {
+        Ok(output) => {
+            print!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs a command and returns what it prints on stdout.
+fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<String, String> {
+    let text = |e: crate::DriverError| e.to_string();
+    Ok(match command {
+        Command::Help => format!("{USAGE}\n"),
+        Command::Perft { depth, json } => {
+            let run = timed_perft(r, depth).map_err(text)?;
+            if json {
+                format!("{}\n", run.json(game, BACKEND).compact())
+            } else {
+                run.text()
+            }
+        }
+        Command::Mc { budget, seed, json } => {
+            let report =
+                flat_monte_carlo(r, budget, seed, MC_MAX_LENGTH, &mut |_| {}).map_err(text)?;
+            if json {
+                format!("{}\n", mc_json(&report, r.roles(), game, BACKEND).compact())
+            } else {
+                mc_text(&report, r.roles())
+            }
+        }
+        Command::Trace {
+            depth,
+            seconds,
+            max_steps,
+        } => {
+            let t = trace(r, game, depth, deadline_after(seconds), max_steps).map_err(text)?;
+            format!("{}\n", t.pretty())
+        }
+    })
+}
+
+/// Parses `SUBCOMMAND [--option[=]VALUE | --flag]...`.
+fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
+    let mut args = args;
+    let Some(sub) = args.next() else {
+        return Err("a command is required".into());
+    };
+    // Each command's options, and whether they take a value.
+    let spec: &[(&str, bool)] = match sub.as_str() {
+        "perft" => &[("depth", true), ("json", false)],
+        "mc" => &[
+            ("seconds", true),
+            ("playouts", true),
+            ("seed", true),
+            ("json", false),
+        ],
+        "trace" => &[("depth", true), ("seconds", true), ("max-steps", true)],
+        "help" | "-h" | "--help" => return Ok(Command::Help),
+        other => return Err(format!("unknown command `{other}`")),
+    };
+    let mut given: BTreeMap<&str, String> = BTreeMap::new();
+    while let Some(arg) = args.next() {
+        if arg == "-h" || arg == "--help" {
+            return Ok(Command::Help);
+        }
+        let Some(body) = arg.strip_prefix("--") else {
+            return Err(format!("unexpected argument `{arg}`"));
+        };
+        let (name, inline) = match body.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_string())),
+            None => (body, None),
+        };
+        let Some(&(key, takes_value)) = spec.iter().find(|(n, _)| *n == name) else {
+            return Err(format!("`{sub}` has no option `--{name}`"));
+        };
+        let value = match (takes_value, inline) {
+            (true, Some(v)) => v,
+            (true, None) => args
+                .next()
+                .ok_or_else(|| format!("`--{key}` needs a value"))?,
+            (false, None) => String::new(),
+            (false, Some(_)) => return Err(format!("`--{key}` takes no value")),
+        };
+        if given.insert(key, value).is_some() {
+            return Err(format!("`--{key}` is given more than once"));
+        }
+    }
+    let json = given.contains_key("json");
+    match sub.as_str() {
+        "perft" => Ok(Command::Perft {
+            depth: number(&given, "depth")?.ok_or("`perft` needs `--depth D`")?,
+            json,
+        }),
+        "mc" => {
+            let budget = match (
+                number::<f64>(&given, "seconds")?,
+                number(&given, "playouts")?,
+            ) {
+                (Some(s), None) => time_budget(s)?,
+                (None, Some(n)) => McBudget::Playouts(n),
+                _ => {
+                    return Err("`mc` needs exactly one of `--seconds S` and `--playouts N`".into())
+                }
+            };
+            Ok(Command::Mc {
+                budget,
+                seed: number(&given, "seed")?.unwrap_or(0),
+                json,
+            })
+        }
+        _ => Ok(Command::Trace {
+            depth: number(&given, "depth")?.unwrap_or(3),
+            seconds: number(&given, "seconds")?.unwrap_or(60.0),
+            max_steps: number(&given, "max-steps")?.unwrap_or(PLAYOUT_STEPS),
+        }),
+    }
+}
+
+/// The value of option `key` read as a number, if it was given.
+fn number<T: std::str::FromStr>(
+    given: &BTreeMap<&str, String>,
+    key: &str,
+) -> Result<Option<T>, String> {
+    given
+        .get(key)
+        .map(|v| {
+            v.parse()
+                .map_err(|_| format!("invalid value `{v}` for `--{key}`: not a number"))
+        })
+        .transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn parse_line(line: &str) -> Result<Command, String> {
+        parse(line.split_whitespace().map(str::to_string))
+    }
+
+    #[test]
+    fn commands_and_their_options() {
+        assert_eq!(
+            parse_line("perft --depth 5 --json"),
+            Ok(Command::Perft {
+                depth: 5,
+                json: true
+            })
+        );
+        assert_eq!(
+            parse_line("perft --depth=2"),
+            Ok(Command::Perft {
+                depth: 2,
+                json: false
+            })
+        );
+        assert_eq!(
+            parse_line("mc --seconds 1.5 --seed 7"),
+            Ok(Command::Mc {
+                budget: McBudget::Time(Duration::from_millis(1500)),
+                seed: 7,
+                json: false
+            })
+        );
+        assert_eq!(
+            parse_line("trace --max-steps 10"),
+            Ok(Command::Trace {
+                depth: 3,
+                seconds: 60.0,
+                max_steps: 10
+            })
+        );
+        assert_eq!(parse_line("perft --help"), Ok(Command::Help));
+    }
+
+    #[test]
+    fn usage_errors_say_what_is_wrong() {
+        for (line, message) in [
+            ("", "a command is required"),
+            ("frobnicate", "unknown command"),
+            ("perft", "needs `--depth D`"),
+            ("perft --depth", "needs a value"),
+            ("perft --depth x", "not a number"),
+            ("perft --depth 1 --depth 2", "more than once"),
+            ("perft --depth 1 --seed 2", "no option `--seed`"),
+            ("perft --depth 1 extra", "unexpected argument"),
+            ("perft --json=yes --depth 1", "takes no value"),
+            ("mc --seed 1", "exactly one of"),
+            ("mc --seconds 1 --playouts 2", "exactly one of"),
+            ("mc --seconds -1", "non-negative"),
+        ] {
+            let error = parse_line(line).expect_err(line);
+            assert!(error.contains(message), "{line}: {error}");
+        }
+    }
+}
