@@ -4,25 +4,71 @@
 //! Terms are small integer ids (`u32`) assigned by the compiler; a tuple of
 //! a relation of arity `N` is a `[u32; N]`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// The facts of a derived relation: a list for enumeration and a hash set
-/// for membership. Clearing keeps the capacity, so once warmed up a
-/// reasoner stops allocating.
+/// The end of an index chain (see [`Rel::first`]).
+pub const END: u32 = u32::MAX;
+
+/// The hasher of the relations' sets and indexes.
+type IdBuild = BuildHasherDefault<IdHasher>;
+
+/// The facts of a derived relation: a list for enumeration, a hash set for
+/// membership and, per query shape, an index from the values at the bound
+/// positions to the facts that have them (a chain through the list).
+/// Clearing keeps the capacity, so once warmed up a reasoner stops
+/// allocating.
 #[derive(Clone, Debug, Default)]
 pub struct Rel<const N: usize> {
     list: Vec<[u32; N]>,
-    set: HashSet<[u32; N], BuildHasherDefault<IdHasher>>,
+    set: HashSet<[u32; N], IdBuild>,
+    indexes: Vec<Index<N>>,
+}
+
+/// One index of a relation: the positions it is keyed on, the newest fact
+/// of each key, and for each fact the next older one with the same key.
+#[derive(Clone, Debug)]
+struct Index<const N: usize> {
+    mask: [bool; N],
+    heads: HashMap<[u32; N], u32, IdBuild>,
+    next: Vec<u32>,
 }
 
 impl<const N: usize> Rel<N> {
+    /// An empty relation with one index per mask (`true` at the positions
+    /// the index is keyed on).
+    pub fn with_indexes(masks: &[[bool; N]]) -> Self {
+        Rel {
+            list: Vec::new(),
+            set: HashSet::default(),
+            indexes: masks
+                .iter()
+                .map(|&mask| Index {
+                    mask,
+                    heads: HashMap::default(),
+                    next: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
     /// Adds a fact; `false` if it was there.
     #[inline]
     pub fn insert(&mut self, fact: [u32; N]) -> bool {
         let new = self.set.insert(fact);
         if new {
+            let i = self.list.len() as u32;
             self.list.push(fact);
+            for index in &mut self.indexes {
+                let mut key = fact;
+                for (k, &keep) in key.iter_mut().zip(&index.mask) {
+                    if !keep {
+                        *k = 0;
+                    }
+                }
+                let older = index.heads.insert(key, i).unwrap_or(END);
+                index.next.push(older);
+            }
         }
         new
     }
@@ -51,12 +97,30 @@ impl<const N: usize> Rel<N> {
         self.list[i]
     }
 
+    /// The newest fact whose values at the positions of index `index` are
+    /// those of `key` (its other positions 0), or [`END`].
+    #[inline]
+    pub fn first(&self, index: usize, key: &[u32; N]) -> u32 {
+        self.indexes[index].heads.get(key).copied().unwrap_or(END)
+    }
+
+    /// The next older fact with the same key as fact `i` in index `index`,
+    /// or [`END`].
+    #[inline]
+    pub fn next(&self, index: usize, i: u32) -> u32 {
+        self.indexes[index].next[i as usize]
+    }
+
     /// Removes every fact, keeping the capacity.
     #[inline]
     pub fn clear(&mut self) {
         if !self.list.is_empty() {
             self.list.clear();
             self.set.clear();
+            for index in &mut self.indexes {
+                index.heads.clear();
+                index.next.clear();
+            }
         }
     }
 }
@@ -129,6 +193,30 @@ mod tests {
         assert_eq!(r.get(1), [2, 1]);
         r.clear();
         assert!(r.is_empty() && !r.contains(&[1, 2]));
+    }
+
+    #[test]
+    fn indexes_chain_the_facts_of_a_key() {
+        let mut r: Rel<2> = Rel::with_indexes(&[[true, false], [false, true]]);
+        for fact in [[1, 2], [1, 3], [2, 3], [1, 2]] {
+            r.insert(fact);
+        }
+        fn chain(r: &Rel<2>, index: usize, key: [u32; 2]) -> Vec<[u32; 2]> {
+            let mut out = Vec::new();
+            let mut i = r.first(index, &key);
+            while i != END {
+                out.push(r.get(i as usize));
+                i = r.next(index, i);
+            }
+            out
+        }
+        assert_eq!(chain(&r, 0, [1, 0]), [[1, 3], [1, 2]]);
+        assert_eq!(chain(&r, 1, [0, 3]), [[2, 3], [1, 3]]);
+        assert!(chain(&r, 0, [3, 0]).is_empty());
+        r.clear();
+        assert!(chain(&r, 0, [1, 0]).is_empty());
+        r.insert([1, 5]);
+        assert_eq!(chain(&r, 0, [1, 0]), [[1, 5]]);
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub fn module(input: Input<'_>) -> String {
     let n_layers = layers.layers.len();
 
     let mut rule_fns = Vec::new();
+    let mut indexes: Vec<Vec<Vec<bool>>> = vec![Vec::new(); program.relations.len()];
     for plan in plans {
         let mut g = RuleGen {
             program,
@@ -56,6 +57,7 @@ pub fn module(input: Input<'_>) -> String {
             loops: Vec::new(),
             witness: None,
             uses: variable_uses(&program.rules[plan.rule]),
+            indexes: &mut indexes,
         };
         let body = g.steps(0);
         let name = format_ident!("rule_{}", plan.rule);
@@ -116,7 +118,11 @@ pub fn module(input: Input<'_>) -> String {
     });
     let field_inits = dynamic.iter().map(|&r| {
         let name = rel_field(r);
-        quote! { #name: Default::default() }
+        if indexes[r].is_empty() {
+            return quote! { #name: Default::default() };
+        }
+        let masks = indexes[r].iter().map(|m| quote! { [#(#m),*] });
+        quote! { #name: Rel::with_indexes(&[#(#masks),*]) }
     });
     let clear_state = dynamic.iter().map(|&r| {
         let name = rel_field(r);
@@ -461,6 +467,8 @@ struct RuleGen<'a> {
     witness: Option<TokenStream>,
     /// Occurrences of each variable in the rule.
     uses: Vec<usize>,
+    /// Per relation, the bound positions of each index its scans use.
+    indexes: &'a mut Vec<Vec<Vec<bool>>>,
 }
 
 impl RuleGen<'_> {
@@ -621,8 +629,21 @@ impl RuleGen<'_> {
         let label = syn_label(i);
         let field = rel_field(atom.rel);
         let skip = quote! { continue #label; };
+        // Positions bound before the scan: the key of an index.
+        let mask: Vec<bool> = atom
+            .args
+            .iter()
+            .map(|a| match a {
+                Pat::Ground(_) => true,
+                Pat::Var(v) => self.bound[*v],
+                Pat::Func(..) => false,
+            })
+            .collect();
         let mut matching = TokenStream::new();
         for (k, arg) in atom.args.iter().enumerate() {
+            if mask[k] {
+                continue;
+            }
             let col = Literal::usize_unsuffixed(k);
             let value = quote! { row[#col] };
             matching.extend(self.match_arg(atom.rel, k, arg, value, &skip));
@@ -630,9 +651,41 @@ impl RuleGen<'_> {
         self.loops.push(label.clone());
         let inner = self.steps(i + 1);
         self.loops.pop();
+        if !mask.contains(&true) {
+            return quote! {
+                #label: for i in 0..self.#field.len() {
+                    let row = self.#field.get(i);
+                    #matching
+                    #inner
+                }
+            };
+        }
+        let known = &mut self.indexes[atom.rel];
+        let index = match known.iter().position(|m| *m == mask) {
+            Some(k) => k,
+            None => {
+                known.push(mask.clone());
+                known.len() - 1
+            }
+        };
+        let index = Literal::usize_unsuffixed(index);
+        let key = atom.args.iter().zip(&mask).map(|(a, &m)| match (a, m) {
+            (Pat::Ground(t), true) => {
+                let id = lit(self.domains.id(*t));
+                quote! { #id }
+            }
+            (Pat::Var(v), true) => {
+                let var = Self::var(*v);
+                quote! { #var }
+            }
+            _ => quote! { 0 },
+        });
+        let cursor = format_ident!("n{i}");
         quote! {
-            #label: for i in 0..self.#field.len() {
-                let row = self.#field.get(i);
+            let mut #cursor = self.#field.first(#index, &[#(#key),*]);
+            #label: while #cursor != ::gdl_runtime::support::END {
+                let row = self.#field.get(#cursor as usize);
+                #cursor = self.#field.next(#index, #cursor);
                 #matching
                 #inner
             }

@@ -40,6 +40,9 @@ pub struct Domains {
     pub texts: Vec<String>,
     /// Number of possible fluents: runtime ids `0..fluents`.
     pub fluents: usize,
+    /// Per relation, its number of facts in the relaxed evaluation, when
+    /// it was small enough to enumerate.
+    pub rows: Vec<Option<usize>>,
 }
 
 impl Domains {
@@ -51,7 +54,7 @@ impl Domains {
 
 /// Computes the domains of `program` and numbers its terms.
 pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
-    let dom = Grounder::new(program).run()?;
+    let (dom, rows) = Grounder::new(program).run()?;
     if dom[program.true_rel][0].len() > MAX_FLUENTS {
         return Err(CompileError(format!(
             "the game has more than {MAX_FLUENTS} possible fluents"
@@ -90,6 +93,7 @@ pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
         runtime_id,
         texts,
         fluents: fluents.len(),
+        rows,
     })
 }
 
@@ -301,13 +305,20 @@ impl<'a> Grounder<'a> {
         self.tuples[r].as_ref().map_or(0, |t| t.rows.len())
     }
 
-    fn run(mut self) -> Result<Vec<Vec<FxHashSet<TermId>>>, CompileError> {
+    /// The domains, and the number of relaxed facts of each relation.
+    #[allow(clippy::type_complexity)]
+    fn run(mut self) -> Result<(Vec<Vec<FxHashSet<TermId>>>, Vec<Option<usize>>), CompileError> {
         let n = self.program.relations.len();
         let rules = std::mem::take(&mut self.program.rules);
         let result = self.fixpoint(&rules, n);
         self.program.rules = rules;
         result?;
-        Ok(self.dom)
+        let rows = self
+            .tuples
+            .iter()
+            .map(|t| t.as_ref().map(|t| t.rows.len()))
+            .collect();
+        Ok((self.dom, rows))
     }
 
     fn fixpoint(&mut self, rules: &[Rule], n: usize) -> Result<(), CompileError> {

@@ -117,7 +117,17 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
     'rules: for (index, rule) in program.rules.iter().enumerate() {
         let nvars = rule.vars.len();
         let mut bound = vec![false; nvars];
-        let mut pending: Vec<&Lit> = rule.body.iter().collect();
+        let all_stats: Vec<Option<Stats>> = rule
+            .body
+            .iter()
+            .map(|l| stats(program, domains, l, nvars))
+            .collect();
+        let mut pending: Vec<(&Lit, Option<&Stats>)> = rule
+            .body
+            .iter()
+            .zip(&all_stats)
+            .map(|(l, s)| (l, s.as_ref()))
+            .collect();
         let mut steps = Vec::new();
         let head_vars = rule.head.vars();
         let mut head_bound_after = if head_vars.is_empty() { 0 } else { usize::MAX };
@@ -125,7 +135,7 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
             // Filters whose variables are all bound go first.
             let mut k = 0;
             while k < pending.len() {
-                let lit = pending[k];
+                let lit = pending[k].0;
                 let ready = lit.vars().iter().all(|&v| bound[v]);
                 if ready {
                     pending.remove(k);
@@ -148,8 +158,7 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
             let best = pending
                 .iter()
                 .enumerate()
-                .filter(|(_, l)| matches!(l, Lit::Pos(_)))
-                .map(|(i, l)| (estimate(program, domains, l, &bound), i))
+                .filter_map(|(i, (l, s))| Some((estimate((*s)?, l, &bound), i)))
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 .map(|(_, i)| i);
             let Some(i) = best else {
@@ -157,7 +166,7 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
                 // are rejected by the checks, so this cannot happen.
                 unreachable!("checked rules are safe")
             };
-            let lit = pending.remove(i);
+            let lit = pending.remove(i).0;
             // Variables no other literal nor the head mentions are projected out.
             let elsewhere: Vec<usize> = lit
                 .vars()
@@ -318,46 +327,88 @@ fn lower(
     })
 }
 
+/// What the planner knows of a positive literal's matches: how many there
+/// are when nothing is bound, and how many distinct values each variable
+/// takes among them.
+struct Stats {
+    rows: f64,
+    distinct: Vec<f64>,
+}
+
+/// The statistics of a positive literal (`None` for the other literals).
+fn stats(program: &Program, domains: &Domains, lit: &Lit, nvars: usize) -> Option<Stats> {
+    let Lit::Pos(atom) = lit else { return None };
+    let vars = atom.vars();
+    let mut distinct = vec![1.0; nvars];
+    let from_rows = |rows: Vec<Vec<TermId>>, distinct: &mut Vec<f64>| {
+        for (k, &v) in vars.iter().enumerate() {
+            let mut values: Vec<TermId> = rows.iter().map(|r| r[k]).collect();
+            values.sort_unstable();
+            values.dedup();
+            distinct[v] = values.len().max(1) as f64;
+        }
+        rows.len() as f64
+    };
+    let matching = |candidates: &mut dyn Iterator<Item = Vec<TermId>>| -> Vec<Vec<TermId>> {
+        let mut binding = vec![None; nvars];
+        let mut out = Vec::new();
+        for row in candidates {
+            binding.iter_mut().for_each(|b| *b = None);
+            if atom
+                .args
+                .iter()
+                .zip(&row)
+                .all(|(p, &t)| matches(&program.store, p, t, &mut binding))
+            {
+                out.push(vars.iter().map(|&v| binding[v].unwrap_or(0)).collect());
+            }
+        }
+        out
+    };
+    let rows = if program.class[atom.rel] == Class::Static {
+        let rows = matching(&mut program.facts[atom.rel].iter().cloned());
+        from_rows(rows, &mut distinct)
+    } else if atom.rel == program.true_rel {
+        let rows = matching(&mut domains.args[program.true_rel][0].iter().map(|&f| vec![f]));
+        // About one candidate fluent in four holds in a state.
+        from_rows(rows, &mut distinct) / 4.0
+    } else if atom.rel == program.does_rel {
+        // One move per role.
+        for &v in &vars {
+            distinct[v] = program.roles.len().max(1) as f64;
+        }
+        program.roles.len().max(1) as f64
+    } else {
+        let product: f64 = (0..atom.args.len())
+            .map(|i| domains.args[atom.rel][i].len().max(1) as f64)
+            .product();
+        let rows = domains.rows[atom.rel].map_or(product, |n| n as f64);
+        for (i, arg) in atom.args.iter().enumerate() {
+            for v in arg.vars() {
+                distinct[v] = (domains.args[atom.rel][i].len().max(1) as f64).min(rows.max(1.0));
+            }
+        }
+        // Enumerating a derived relation costs more than a table.
+        rows * 2.0
+    };
+    Some(Stats {
+        rows: rows.max(1.0),
+        distinct,
+    })
+}
+
 /// Estimated number of candidates a positive literal yields given the
 /// bound variables: the fewer, the earlier it goes.
-fn estimate(program: &Program, domains: &Domains, lit: &Lit, bound: &[bool]) -> f64 {
-    let Lit::Pos(atom) = lit else {
-        return 0.0;
-    };
-    let vars = atom.vars();
+fn estimate(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
+    let vars = lit.vars();
     if vars.iter().all(|&v| bound[v]) {
         return 0.5;
     }
-    let size = |rel: usize, i: usize| domains.args[rel][i].len().max(1) as f64;
-    if program.class[atom.rel] == Class::Static {
-        // Facts, divided by the values of the bound arguments.
-        let mut n = program.facts[atom.rel].len().max(1) as f64;
-        for (i, arg) in atom.args.iter().enumerate() {
-            if arg.vars().iter().all(|&v| bound[v]) {
-                n /= size(atom.rel, i);
-            }
-        }
-        return n.max(1.0);
-    }
-    let mut n = 1.0;
-    for (i, arg) in atom.args.iter().enumerate() {
-        if !arg.vars().iter().all(|&v| bound[v]) {
-            n *= size(atom.rel, i);
+    let mut n = stats.rows;
+    for v in vars {
+        if bound[v] {
+            n /= stats.distinct[v];
         }
     }
-    if atom.rel == program.true_rel {
-        // Only the fluents matching the pattern are candidates.
-        let matching = domains.args[program.true_rel][0]
-            .iter()
-            .filter(|&&f| {
-                let mut b = vec![None; bound.len()];
-                matches(&program.store, &atom.args[0], f, &mut b)
-            })
-            .count();
-        n = matching.max(1) as f64;
-        let bound_vars = vars.iter().filter(|&&v| bound[v]).count();
-        n /= 4f64.powi(bound_vars as i32);
-        return n.max(1.0);
-    }
-    n.max(1.0) * 2.0
+    n.max(1.0)
 }
