@@ -9,7 +9,9 @@
 //! term, each group sorted by canonical text (so that ids, and the generated
 //! code, are deterministic, and a state's fluents come out sorted).
 
-use super::normalize::{instantiate, lookup, matches, Class, Lit, Program, RelId, Rule};
+use super::normalize::{
+    instantiate, is_bound, lookup_bound, matches, Class, Lit, Program, RelId, Rule,
+};
 use super::CompileError;
 use crate::interp::terms::TermId;
 use indexmap::IndexSet;
@@ -248,6 +250,18 @@ struct Grounder<'a> {
     dom: Vec<Vec<FxHashSet<TermId>>>,
     /// Whether a domain of the relation grew in the current round.
     grew: Vec<bool>,
+    /// Rules whose joins were too large: evaluated argument by argument.
+    too_large: FxHashSet<usize>,
+}
+
+/// The candidate facts of a literal in a join.
+enum Candidates {
+    /// Rows of the relation's tuples, by position.
+    Range(std::ops::Range<usize>),
+    /// Rows of the relation's tuples, by index.
+    Rows(Vec<u32>),
+    /// Tuples of the product of the argument domains.
+    Product(Vec<Vec<TermId>>),
 }
 
 /// A join gave up: too much work.
@@ -264,6 +278,7 @@ impl<'a> Grounder<'a> {
                 .map(|r| vec![FxHashSet::default(); r.arity])
                 .collect(),
             grew: vec![false; n],
+            too_large: FxHashSet::default(),
             program,
         };
         for r in 0..n {
@@ -293,7 +308,9 @@ impl<'a> Grounder<'a> {
             Some(t) => {
                 let new = t.insert(row);
                 if t.rows.len() > MAX_ROWS {
+                    // Its readers must now see it argument by argument.
                     self.tuples[r] = None;
+                    self.grew[r] = true;
                 }
                 new || grew
             }
@@ -324,12 +341,13 @@ impl<'a> Grounder<'a> {
     fn fixpoint(&mut self, rules: &[Rule], n: usize) -> Result<(), CompileError> {
         // Rows `seen[r]..now[r]` are the ones new since the last round.
         let mut seen = vec![0usize; n];
+        let mut bridged = vec![0usize; n];
         let mut first = true;
         loop {
             let now: Vec<usize> = (0..n).map(|r| self.len(r)).collect();
             let grew = std::mem::replace(&mut self.grew, vec![false; n]);
             let mut changed = false;
-            for rule in rules {
+            for (rule_index, rule) in rules.iter().enumerate() {
                 let positive: Vec<(usize, RelId)> = rule
                     .body
                     .iter()
@@ -339,10 +357,18 @@ impl<'a> Grounder<'a> {
                         _ => None,
                     })
                     .collect();
-                let full = first
-                    || positive
-                        .iter()
-                        .any(|&(_, r)| self.tuples[r].is_none() && grew[r]);
+                // A rule that reads a relation known only argument by
+                // argument is evaluated argument by argument too, whenever
+                // one of its inputs grew.
+                if positive.iter().any(|&(_, r)| self.tuples[r].is_none()) {
+                    self.too_large.insert(rule_index);
+                    if !first && !positive.iter().any(|&(_, r)| grew[r] || now[r] > seen[r]) {
+                        continue;
+                    }
+                    changed |= self.apply(rule_index, rule, None)?;
+                    continue;
+                }
+                let full = first;
                 let runs: Vec<Option<(usize, usize, usize)>> = if full {
                     vec![None]
                 } else {
@@ -353,33 +379,45 @@ impl<'a> Grounder<'a> {
                         .collect()
                 };
                 for delta in runs {
-                    changed |= self.apply(rule, delta)?;
+                    changed |= self.apply(rule_index, rule, delta)?;
                 }
             }
             // `true` ranges over what `init` and `next` produce, `does` over
-            // what `legal` produces.
+            // what `legal` produces: the facts new since the last round.
             let true_rel = self.program.true_rel;
             let does_rel = self.program.does_rel;
-            for r in self.program.answers[1].clone() {
-                for t in self.dom[r][0].clone() {
-                    changed |= self.add(true_rel, Box::new([t]));
+            let mut bridged_rows: Vec<(RelId, Box<[TermId]>)> = Vec::new();
+            for (keyword, target) in [(1, true_rel), (0, does_rel)] {
+                for r in self.program.answers[keyword].clone() {
+                    match &self.tuples[r] {
+                        Some(t) => {
+                            for row in t.rows.iter().skip(bridged[r]) {
+                                let row = if keyword == 1 {
+                                    Box::from([row[0]])
+                                } else {
+                                    row.clone()
+                                };
+                                bridged_rows.push((target, row));
+                            }
+                            bridged[r] = t.rows.len();
+                        }
+                        None if keyword == 1 => {
+                            for &t in &self.dom[r][0] {
+                                bridged_rows.push((target, Box::from([t])));
+                            }
+                        }
+                        None => {
+                            for &role in &self.program.roles {
+                                for &m in &self.dom[r][1] {
+                                    bridged_rows.push((target, Box::from([role, m])));
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            for r in self.program.answers[0].clone() {
-                let rows: Vec<Box<[TermId]>> = match &self.tuples[r] {
-                    Some(t) => t.rows.iter().cloned().collect(),
-                    None => {
-                        let moves: Vec<TermId> = self.dom[r][1].iter().copied().collect();
-                        self.program
-                            .roles
-                            .iter()
-                            .flat_map(|&role| moves.iter().map(move |&m| Box::from([role, m])))
-                            .collect()
-                    }
-                };
-                for row in rows {
-                    changed |= self.add(does_rel, row);
-                }
+            for (target, row) in bridged_rows {
+                changed |= self.add(target, row);
             }
             if self.tuples[true_rel].is_none() {
                 return Err(CompileError(format!(
@@ -403,6 +441,7 @@ impl<'a> Grounder<'a> {
     /// `delta.1..delta.2`), adding the head facts; `true` if something grew.
     fn apply(
         &mut self,
+        rule_index: usize,
         rule: &Rule,
         delta: Option<(usize, usize, usize)>,
     ) -> Result<bool, CompileError> {
@@ -411,21 +450,25 @@ impl<'a> Grounder<'a> {
         let mut binding = vec![None; rule.vars.len()];
         let mut pending: Vec<usize> = (0..rule.body.len()).collect();
         let head_vars = rule.head.vars();
-        let outcome = self.join(
-            rule,
-            delta,
-            &mut pending,
-            &mut binding,
-            &mut work,
-            &mut |b: &[Option<TermId>]| {
-                heads.push(
-                    head_vars
-                        .iter()
-                        .map(|&v| b[v].expect("head variables are bound"))
-                        .collect(),
-                );
-            },
-        );
+        let outcome = if self.too_large.contains(&rule_index) {
+            Err(TooLarge)
+        } else {
+            self.join(
+                rule,
+                delta,
+                &mut pending,
+                &mut binding,
+                &mut work,
+                &mut |b: &[Option<TermId>]| {
+                    heads.push(
+                        head_vars
+                            .iter()
+                            .map(|&v| b[v].expect("head variables are bound"))
+                            .collect(),
+                    );
+                },
+            )
+        };
         let r = rule.head.rel;
         let mut changed = false;
         match outcome {
@@ -448,8 +491,11 @@ impl<'a> Grounder<'a> {
             }
             Err(TooLarge) => {
                 // Argument by argument: each head argument from the product
-                // of its variables' values.
-                self.tuples[r] = None;
+                // of its variables' values; from now on for this rule.
+                self.too_large.insert(rule_index);
+                if self.tuples[r].take().is_some() {
+                    self.grew[r] = true;
+                }
                 let Some(values) =
                     variable_values(self.program, &self.dom, rule.vars.len(), &rule.body)
                 else {
@@ -520,14 +566,12 @@ impl<'a> Grounder<'a> {
                     continue;
                 }
             };
-            let ready = rule.body[i].vars().iter().all(|&v| binding[v].is_some());
-            if !ready {
+            if !is_bound(x, binding) || !is_bound(y, binding) {
                 k += 1;
                 continue;
             }
-            let full: Vec<TermId> = binding.iter().map(|b| b.unwrap_or(0)).collect();
-            let a = lookup(&self.program.store, x, &full);
-            let b = lookup(&self.program.store, y, &full);
+            let a = lookup_bound(&self.program.store, x, binding);
+            let b = lookup_bound(&self.program.store, y, binding);
             let equal = a.is_some() && a == b;
             if equal != same {
                 return Ok(());
@@ -538,24 +582,17 @@ impl<'a> Grounder<'a> {
             return r;
         }
         // The next positive literal: the delta one first, then the one with
-        // the most bound arguments.
-        let pick = pending
-            .iter()
-            .enumerate()
-            .filter(|(_, &i)| matches!(rule.body[i], Lit::Pos(_)))
-            .max_by_key(|(_, &i)| {
-                let Lit::Pos(a) = &rule.body[i] else {
-                    unreachable!()
-                };
-                let is_delta = delta.is_some_and(|d| d.0 == i);
-                let bound = a
-                    .args
-                    .iter()
-                    .filter(|p| p.vars().iter().all(|&v| binding[v].is_some()))
-                    .count();
-                (is_delta, bound, std::cmp::Reverse(i))
-            })
-            .map(|(k, _)| k);
+        // the fewest candidates under the current binding.
+        let mut pick: Option<(usize, (bool, usize))> = None;
+        for (k, &i) in pending.iter().enumerate() {
+            let Lit::Pos(a) = &rule.body[i] else { continue };
+            let is_delta = delta.is_some_and(|d| d.0 == i);
+            let key = (!is_delta, self.candidates(a, binding));
+            if pick.is_none_or(|(_, best)| key < best) {
+                pick = Some((k, key));
+            }
+        }
+        let pick = pick.map(|(k, _)| k);
         let Some(k) = pick else {
             if pending.is_empty() {
                 out(binding);
@@ -569,6 +606,34 @@ impl<'a> Grounder<'a> {
         let result = self.scan_literal(rule, atom, i, delta, pending, binding, work, out);
         pending.insert(k, i);
         result
+    }
+
+    /// How many facts a positive literal would try under `binding`: exact
+    /// for enumerated relations (an index lookup), the product of the free
+    /// arguments' domains otherwise.
+    fn candidates(&mut self, atom: &super::normalize::Atom, binding: &[Option<TermId>]) -> usize {
+        let r = atom.rel;
+        let mut positions = Vec::new();
+        let mut key = Vec::new();
+        for (p, arg) in atom.args.iter().enumerate() {
+            if is_bound(arg, binding) {
+                match lookup_bound(&self.program.store, arg, binding) {
+                    Some(t) => {
+                        positions.push(p);
+                        key.push(t);
+                    }
+                    None => return 0,
+                }
+            }
+        }
+        match &mut self.tuples[r] {
+            Some(t) if positions.is_empty() => t.rows.len(),
+            Some(t) => t.lookup(&positions, &key).len(),
+            None => (0..atom.args.len())
+                .filter(|p| !positions.contains(p))
+                .map(|p| self.dom[r][p].len())
+                .fold(1usize, |acc, n| acc.saturating_mul(n)),
+        }
     }
 
     /// Tries every candidate fact of one positive literal.
@@ -585,13 +650,12 @@ impl<'a> Grounder<'a> {
         out: &mut dyn FnMut(&[Option<TermId>]),
     ) -> Result<(), TooLarge> {
         let r = atom.rel;
-        let rows: Vec<Box<[TermId]>> = if self.tuples[r].is_some() {
-            let full: Vec<TermId> = binding.iter().map(|b| b.unwrap_or(0)).collect();
+        let candidates = if self.tuples[r].is_some() {
             let mut positions = Vec::new();
             let mut key = Vec::new();
             for (p, arg) in atom.args.iter().enumerate() {
-                if arg.vars().iter().all(|&v| binding[v].is_some()) {
-                    match lookup(&self.program.store, arg, &full) {
+                if is_bound(arg, binding) {
+                    match lookup_bound(&self.program.store, arg, binding) {
                         Some(t) => {
                             positions.push(p);
                             key.push(t);
@@ -607,21 +671,23 @@ impl<'a> Grounder<'a> {
             let tuples = self.tuples[r].as_mut().expect("materialized");
             if positions.is_empty() {
                 let hi = range.end.min(tuples.rows.len());
-                (range.start..hi).map(|j| tuples.rows[j].clone()).collect()
+                Candidates::Range(range.start..hi)
             } else {
-                let ids: Vec<u32> = tuples.lookup(&positions, &key).to_vec();
-                ids.into_iter()
-                    .filter(|&j| range.contains(&(j as usize)))
-                    .map(|j| tuples.rows[j as usize].clone())
-                    .collect()
+                Candidates::Rows(
+                    tuples
+                        .lookup(&positions, &key)
+                        .iter()
+                        .copied()
+                        .filter(|&j| range.contains(&(j as usize)))
+                        .collect(),
+                )
             }
         } else {
             // Only per-argument domains: their product, argument by argument.
-            let full: Vec<TermId> = binding.iter().map(|b| b.unwrap_or(0)).collect();
             let mut rows: Vec<Vec<TermId>> = vec![Vec::new()];
             for (p, arg) in atom.args.iter().enumerate() {
-                let candidates: Vec<TermId> = if arg.vars().iter().all(|&v| binding[v].is_some()) {
-                    match lookup(&self.program.store, arg, &full) {
+                let candidates: Vec<TermId> = if is_bound(arg, binding) {
+                    match lookup_bound(&self.program.store, arg, binding) {
                         Some(t) if self.dom[r][p].contains(&t) => vec![t],
                         _ => return Ok(()),
                     }
@@ -649,14 +715,36 @@ impl<'a> Grounder<'a> {
                 }
                 rows = next;
             }
-            rows.into_iter().map(Vec::into_boxed_slice).collect()
+            Candidates::Product(rows)
         };
-        *work += rows.len();
+        let count = match &candidates {
+            Candidates::Range(range) => range.len(),
+            Candidates::Rows(ids) => ids.len(),
+            Candidates::Product(rows) => rows.len(),
+        };
+        *work += count;
         if *work > MAX_JOIN_WORK {
             return Err(TooLarge);
         }
-        let saved = binding.clone();
-        for row in rows {
+        let free: Vec<usize> = atom
+            .vars()
+            .into_iter()
+            .filter(|&v| binding[v].is_none())
+            .collect();
+        let mut row: Vec<TermId> = Vec::with_capacity(atom.args.len());
+        for k in 0..count {
+            row.clear();
+            match &candidates {
+                Candidates::Range(range) => {
+                    let tuples = self.tuples[r].as_ref().expect("materialized");
+                    row.extend_from_slice(&tuples.rows[range.start + k]);
+                }
+                Candidates::Rows(ids) => {
+                    let tuples = self.tuples[r].as_ref().expect("materialized");
+                    row.extend_from_slice(&tuples.rows[ids[k] as usize]);
+                }
+                Candidates::Product(rows) => row.extend_from_slice(&rows[k]),
+            }
             if atom
                 .args
                 .iter()
@@ -665,7 +753,9 @@ impl<'a> Grounder<'a> {
             {
                 self.join(rule, delta, pending, binding, work, out)?;
             }
-            binding.clone_from(&saved);
+            for &v in &free {
+                binding[v] = None;
+            }
         }
         Ok(())
     }

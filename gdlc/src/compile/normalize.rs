@@ -9,7 +9,6 @@ use crate::interp::terms::{SymId, TermData, TermId, TermStore};
 use crate::interp::{catch_limit, Interpreter};
 use crate::normal::{written_name, NormalLiteral, NormalRule};
 use crate::syntax::ast::{self, Relation};
-use gdl_runtime::kif;
 use rustc_hash::FxHashMap;
 
 /// Index of a relation in [`Program::relations`].
@@ -378,12 +377,10 @@ pub fn matches(store: &TermStore, pat: &Pat, term: TermId, binding: &mut [Option
             }
         },
         Pat::Func(sym, args) => match store.data(term) {
-            TermData::Func(s, targs) if s == sym && targs.len() == args.len() => {
-                let targs = targs.clone();
-                args.iter()
-                    .zip(targs.iter())
-                    .all(|(p, &t)| matches(store, p, t, binding))
-            }
+            TermData::Func(s, targs) if s == sym && targs.len() == args.len() => args
+                .iter()
+                .zip(targs.iter())
+                .all(|(p, &t)| matches(store, p, t, binding)),
             _ => false,
         },
     }
@@ -420,7 +417,27 @@ pub fn lookup(store: &TermStore, pat: &Pat, binding: &[TermId]) -> Option<TermId
     }
 }
 
-/// The canonical text of a term as a KIF term value.
-pub fn kif_of(store: &TermStore, t: TermId) -> kif::Term {
-    store.kif(t)
+/// The ground term of a pattern under a partial binding, if every variable
+/// is bound and the term was interned before.
+pub fn lookup_bound(store: &TermStore, pat: &Pat, binding: &[Option<TermId>]) -> Option<TermId> {
+    match pat {
+        Pat::Ground(t) => Some(*t),
+        Pat::Var(v) => binding[*v],
+        Pat::Func(sym, args) => {
+            let ids = args
+                .iter()
+                .map(|a| lookup_bound(store, a, binding))
+                .collect::<Option<Box<[TermId]>>>()?;
+            store.lookup(&TermData::Func(*sym, ids))
+        }
+    }
+}
+
+/// Whether every variable of a pattern is bound.
+pub fn is_bound(pat: &Pat, binding: &[Option<TermId>]) -> bool {
+    match pat {
+        Pat::Ground(_) => true,
+        Pat::Var(v) => binding[*v].is_some(),
+        Pat::Func(_, args) => args.iter().all(|a| is_bound(a, binding)),
+    }
 }
