@@ -1,7 +1,8 @@
 //! The compiled backend of the command line: a game's reasoner is generated
 //! as a crate in a cache folder, built with `cargo build --release`, and
 //! its binary runs the command (`perft`, `mc`, `trace`; see
-//! [`gdl_runtime::cli`]).
+//! [`gdl_runtime::cli`]), printing to this process's streams ([`run`]) or
+//! to a string ([`output`]).
 //!
 //! The cache (`$GDLC_CACHE_DIR`, else `$XDG_CACHE_HOME/gdlc`, else
 //! `$HOME/.cache/gdlc`) holds one crate per game, named `gdlc-game-<hash>`
@@ -234,6 +235,30 @@ pub fn run(binary: &Path, args: &[String]) -> Result<ExitCode, Error> {
         Some(code) => Ok(ExitCode::from(code)),
         None => Err(failure(format!("stopped abnormally ({status})"))),
     }
+}
+
+/// Runs `binary` with `args`, its standard error that of this process, and
+/// returns what it printed on its standard output; an exit status other
+/// than 0 is an error (the binary has said why on standard error).
+pub fn output(binary: &Path, args: &[String]) -> Result<String, Error> {
+    let failure = |message: String| Error::Run {
+        binary: binary.to_path_buf(),
+        message,
+    };
+    let output = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| failure(format!("cannot be started: {e}")))?;
+    if !output.status.success() {
+        return Err(failure(format!(
+            "failed ({}) running `{}`",
+            output.status,
+            args.join(" ")
+        )));
+    }
+    String::from_utf8(output.stdout).map_err(|_| failure("printed bytes that are not UTF-8".into()))
 }
 
 /// Adds the files under `dir` (recursively) to `out`.

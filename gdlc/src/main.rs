@@ -1,10 +1,12 @@
 //! The `gdlc` command line: check a GDL description, compile it to a Rust
 //! crate, and run perft, flat Monte-Carlo or the conformance trace on it with
-//! the reference interpreter or the compiled reasoner.
+//! the reference interpreter or the compiled reasoner; `explain` shows what
+//! the compiler decided, `bench` compares the two reasoners' speeds.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gdl_runtime::report::{
-    deadline_after, mc_json, mc_text, time_budget, timed_perft, trace, MC_MAX_LENGTH,
+    deadline_after, deepening_perft, mc_json, mc_text, time_budget, timed_perft, trace,
+    MC_MAX_LENGTH,
 };
 use gdl_runtime::{flat_monte_carlo, McBudget, McReport, Reasoner};
 use gdlc::backend::Cache;
@@ -67,9 +69,13 @@ enum Command {
     Perft {
         /// The description (.kif).
         game: PathBuf,
-        /// The depth to count to.
+        /// The depth to count to (with --seconds, the deepest to try).
+        #[arg(long, required_unless_present = "seconds")]
+        depth: Option<u32>,
+        /// Deepen one depth at a time while this many seconds last; report
+        /// the deepest depth completed, timed on its own pass.
         #[arg(long)]
-        depth: u32,
+        seconds: Option<f64>,
         #[command(flatten)]
         run: RunOptions,
     },
@@ -92,6 +98,29 @@ enum Command {
         seed: u64,
         #[command(flatten)]
         run: RunOptions,
+    },
+    /// What the compiler decided, to find out why a game is slow: state
+    /// size, relations and their containers, layers, phases, rule plans.
+    Explain {
+        /// The description (.kif).
+        game: PathBuf,
+        /// Also write the relation dependency graph to FILE (Graphviz DOT).
+        #[arg(long, value_name = "FILE")]
+        dot: Option<PathBuf>,
+    },
+    /// Interpreted and compiled side by side: perft and flat Monte-Carlo
+    /// speeds of each backend, and their ratios.
+    Bench {
+        /// The description (.kif).
+        game: PathBuf,
+        /// The whole budget: a quarter each for the perft and the
+        /// Monte-Carlo of each backend (building the compiled reasoner not
+        /// counted).
+        #[arg(long, default_value_t = 20.0, value_parser = positive_seconds)]
+        seconds: f64,
+        /// Print one JSON object with the figures instead of a table.
+        #[arg(long)]
+        json: bool,
     },
     /// The conformance trace as JSON, in the schema of the oracle files.
     Trace {
@@ -178,14 +207,28 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Perft { game, depth, run } => {
+        Command::Perft {
+            game,
+            depth,
+            seconds,
+            run,
+        } => {
+            if let Some(s) = seconds {
+                perft_deadline(s)?;
+            }
             if run.backend == Some(Backend::Compiled) {
-                let mut args = strings(&["perft", "--depth", &depth.to_string()]);
+                let mut args = vec!["perft".to_string()];
+                if let Some(d) = depth {
+                    args.extend(strings(&["--depth", &d.to_string()]));
+                }
+                if let Some(s) = seconds {
+                    args.extend(strings(&["--seconds", &s.to_string()]));
+                }
                 args.extend(run.json.then(|| "--json".to_string()));
                 return compiled(&game, args);
             }
             let mut r = interpreter(&game)?;
-            run_perft(&mut r, &game, depth, run.json)?;
+            run_perft(&mut r, &game, depth, seconds, run.json)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Mc {
@@ -217,6 +260,12 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             monte_carlo(&mut r, &game, budget, seed, run.json)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Explain { game, dot } => explain(&game, dot.as_deref()),
+        Command::Bench {
+            game,
+            seconds,
+            json,
+        } => bench(&game, seconds, json),
         Command::Trace {
             game,
             depth,
@@ -340,10 +389,37 @@ fn progress(json: bool) -> ProgressBar {
     bar
 }
 
-fn run_perft<R: Reasoner>(r: &mut R, game: &Path, depth: u32, json: bool) -> Result<(), Failure> {
+/// Checks that `--seconds` of perft gives a deadline.
+fn perft_deadline(seconds: f64) -> Result<(), Failure> {
+    let invalid = || {
+        Failure(format!(
+            "error: --seconds must be a non-negative number of seconds, not {seconds}"
+        ))
+    };
+    time_budget(seconds).map_err(|_| invalid())?;
+    deadline_after(seconds).map(|_| ()).ok_or_else(invalid)
+}
+
+fn run_perft<R: Reasoner>(
+    r: &mut R,
+    game: &Path,
+    depth: Option<u32>,
+    seconds: Option<f64>,
+    json: bool,
+) -> Result<(), Failure> {
     let bar = progress(json);
-    bar.set_message(format!("perft to depth {depth}"));
-    let run = timed_perft(r, depth).map_err(|e| Failure(format!("error: {e}")))?;
+    let run = match (depth, seconds) {
+        (Some(depth), None) => {
+            bar.set_message(format!("perft to depth {depth}"));
+            timed_perft(r, depth)
+        }
+        (depth, Some(seconds)) => {
+            bar.set_message(format!("perft for {seconds} s"));
+            deepening_perft(r, depth.unwrap_or(u32::MAX), seconds)
+        }
+        (None, None) => unreachable!("clap requires --depth or --seconds"),
+    }
+    .map_err(|e| Failure(format!("error: {e}")))?;
     bar.finish_and_clear();
     if json {
         println!("{}", run.json(&stem(game), INTERPRETED).compact());
@@ -379,4 +455,162 @@ fn monte_carlo<R: Reasoner>(
         print!("{}", mc_text(&report, r.roles()));
     }
     Ok(())
+}
+
+/// `gdlc explain GAME.kif [--dot FILE]`: the compiler's decisions as text,
+/// and the relation graph as DOT.
+fn explain(game: &Path, dot: Option<&Path>) -> Result<ExitCode, Failure> {
+    let loaded = load(game)?;
+    let compiled = gdlc::compile::analyze(&loaded).map_err(Failure::of)?;
+    let name = stem(game);
+    if let Some(path) = dot {
+        std::fs::write(path, gdlc::compile::explain::dot(&compiled, &name)).map_err(|e| {
+            Failure(format!(
+                "error: cannot write the graph to `{}`: {e}",
+                path.display()
+            ))
+        })?;
+        eprintln!("wrote the relation graph to {}", path.display());
+    }
+    print!("{}", gdlc::compile::explain::report(&compiled, &name));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A `--seconds` value of `gdlc bench`: a positive number of seconds.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && time_budget(s).is_ok() && deadline_after(s).is_some() => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
+/// `gdlc bench GAME.kif [--seconds S] [--json]`: perft (the deepest depth
+/// completed in S/4 seconds) and S/4 seconds of flat Monte-Carlo, with the
+/// interpreter and with the compiled reasoner, and their ratios.
+fn bench(game: &Path, seconds: f64, json: bool) -> Result<ExitCode, Failure> {
+    let quarter = seconds / 4.0;
+    let name = stem(game);
+    let binary = compiled_binary(game)?;
+    let mut r = interpreter(game)?;
+    let bar = progress(json);
+    let error = |e: gdl_runtime::DriverError| Failure(format!("error: {e}"));
+    bar.set_message("interpreted: perft");
+    let perft = deepening_perft(&mut r, u32::MAX, quarter).map_err(error)?;
+    let interpreted_perft = reparse(&perft.json(&name, INTERPRETED).compact())?;
+    bar.set_message("interpreted: Monte-Carlo");
+    let budget = time_budget(quarter).map_err(|e| Failure(format!("error: {e}")))?;
+    let mc = flat_monte_carlo(&mut r, budget, 0, MC_MAX_LENGTH, &mut |_| {}).map_err(error)?;
+    let interpreted_mc = reparse(&mc_json(&mc, r.roles(), &name, INTERPRETED).compact())?;
+    let quarter_arg = quarter.to_string();
+    let report = |what: &str, args: &[&str]| {
+        bar.set_message(format!("compiled: {what}"));
+        let out = gdlc::backend::output(&binary, &strings(args)).map_err(Failure::of)?;
+        reparse(&out)
+    };
+    let compiled_perft = report("perft", &["perft", "--seconds", &quarter_arg, "--json"])?;
+    let compiled_mc = report("Monte-Carlo", &["mc", "--seconds", &quarter_arg, "--json"])?;
+    bar.finish_and_clear();
+    let backend = |perft: serde_json::Value, mut mc: serde_json::Value| {
+        let (states, playouts) = (number(&mc, "states"), number(&mc, "playouts"));
+        mc["mean_length"] = ratio(states, playouts).into();
+        serde_json::json!({ "perft": perft, "mc": mc })
+    };
+    let figures = serde_json::json!({
+        "game": name,
+        "seconds": seconds,
+        "interpreted": backend(interpreted_perft, interpreted_mc),
+        "compiled": backend(compiled_perft, compiled_mc),
+    });
+    let speedup = |section: &str, key: &str| {
+        ratio(
+            number(&figures["compiled"][section], key),
+            number(&figures["interpreted"][section], key),
+        )
+    };
+    let ratios = serde_json::json!({
+        "perft_nodes_per_sec": speedup("perft", "nodes_per_sec"),
+        "mc_playouts_per_sec": speedup("mc", "playouts_per_sec"),
+        "mc_states_per_sec": speedup("mc", "states_per_sec"),
+    });
+    if json {
+        let mut figures = figures;
+        figures["ratios"] = ratios;
+        println!("{figures}");
+    } else {
+        print!("{}", bench_table(&figures, &ratios, quarter));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A report printed as JSON, read back.
+fn reparse(json: &str) -> Result<serde_json::Value, Failure> {
+    serde_json::from_str(json).map_err(|e| {
+        Failure(format!(
+            "error: a report is not the JSON expected ({e}): {json}"
+        ))
+    })
+}
+
+/// A number of a report (0 when missing).
+fn number(report: &serde_json::Value, key: &str) -> f64 {
+    report[key].as_f64().unwrap_or(0.0)
+}
+
+/// `a / b`, or `None` when `b` is 0.
+fn ratio(a: f64, b: f64) -> Option<f64> {
+    (b > 0.0).then(|| a / b)
+}
+
+/// The figures of `gdlc bench` as a table: one column per backend, then
+/// the ratio compiled / interpreted.
+fn bench_table(figures: &serde_json::Value, ratios: &serde_json::Value, quarter: f64) -> String {
+    let rows = [
+        ("perft depth", "perft", "depth", None),
+        (
+            "perft nodes/s",
+            "perft",
+            "nodes_per_sec",
+            Some("perft_nodes_per_sec"),
+        ),
+        (
+            "mc playouts/s",
+            "mc",
+            "playouts_per_sec",
+            Some("mc_playouts_per_sec"),
+        ),
+        (
+            "mc states/s",
+            "mc",
+            "states_per_sec",
+            Some("mc_states_per_sec"),
+        ),
+        ("mean playout length", "mc", "mean_length", None),
+    ];
+    let mut out = format!(
+        "{}: {quarter} s for each perft (the deepest depth completed) and each Monte-Carlo run\n",
+        figures["game"].as_str().unwrap_or_default()
+    );
+    let mut line = |cells: [&str; 4]| {
+        let [label, a, b, r] = cells;
+        let text = format!("{label:<20} {a:>14} {b:>14} {r:>22}");
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(["", "interpreted", "compiled", "compiled/interpreted"]);
+    for (label, section, key, ratio) in rows {
+        let cell = |backend: &str| {
+            let v = &figures[backend][section][key];
+            match (v.as_u64(), v.as_f64()) {
+                (Some(n), _) => n.to_string(),
+                (None, Some(x)) if key == "mean_length" => format!("{x:.1}"),
+                (None, Some(x)) => format!("{x:.0}"),
+                _ => "-".to_string(),
+            }
+        };
+        let r = ratio
+            .and_then(|k| ratios[k].as_f64())
+            .map_or_else(String::new, |x| format!("{x:.1}x"));
+        line([label, &cell("interpreted"), &cell("compiled"), &r]);
+    }
+    out
 }

@@ -6,7 +6,8 @@
 //! Exit status: 0 on success, 1 for a runtime error, 2 for a usage error.
 
 use crate::report::{
-    deadline_after, mc_json, mc_text, time_budget, timed_perft, trace, MC_MAX_LENGTH, PLAYOUT_STEPS,
+    deadline_after, deepening_perft, mc_json, mc_text, time_budget, timed_perft, trace,
+    MC_MAX_LENGTH, PLAYOUT_STEPS,
 };
 use crate::{flat_monte_carlo, McBudget, Reasoner};
 use std::collections::BTreeMap;
@@ -17,11 +18,13 @@ use std::process::ExitCode;
 const BACKEND: &str = "compiled";
 
 const USAGE: &str = "\
-usage: perft --depth D [--json]
+usage: perft (--depth D | --seconds S | --depth D --seconds S) [--json]
        mc (--seconds S | --playouts N) [--seed N] [--json]
        trace [--depth D] [--seconds S] [--max-steps N]
 
-  perft   count the game tree from the initial state (nodes and leaves per depth)
+  perft   count the game tree from the initial state (nodes and leaves per depth);
+          with --seconds, deepen (up to D) while time is left, and time the deepest
+          depth completed
   mc      flat Monte-Carlo: uniformly random playouts; playouts/s and states/s
   trace   the conformance trace as JSON, in the schema of the oracle files";
 
@@ -30,7 +33,8 @@ usage: perft --depth D [--json]
 enum Command {
     Help,
     Perft {
-        depth: u32,
+        depth: Option<u32>,
+        seconds: Option<f64>,
         json: bool,
     },
     Mc {
@@ -79,8 +83,17 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
     let text = |e: crate::DriverError| e.to_string();
     Ok(match command {
         Command::Help => format!("{USAGE}\n"),
-        Command::Perft { depth, json } => {
-            let run = timed_perft(r, depth).map_err(text)?;
+        Command::Perft {
+            depth,
+            seconds,
+            json,
+        } => {
+            let run = match (depth, seconds) {
+                (Some(depth), None) => timed_perft(r, depth),
+                (depth, Some(seconds)) => deepening_perft(r, depth.unwrap_or(u32::MAX), seconds),
+                (None, None) => unreachable!("the parser requires --depth or --seconds"),
+            }
+            .map_err(text)?;
             if json {
                 format!("{}\n", run.json(game, BACKEND).compact())
             } else {
@@ -115,7 +128,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
     };
     // Each command's options, and whether they take a value.
     let spec: &[(&str, bool)] = match sub.as_str() {
-        "perft" => &[("depth", true), ("json", false)],
+        "perft" => &[("depth", true), ("seconds", true), ("json", false)],
         "mc" => &[
             ("seconds", true),
             ("playouts", true),
@@ -155,10 +168,21 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
     }
     let json = given.contains_key("json");
     match sub.as_str() {
-        "perft" => Ok(Command::Perft {
-            depth: number(&given, "depth")?.ok_or("`perft` needs `--depth D`")?,
-            json,
-        }),
+        "perft" => {
+            let depth = number(&given, "depth")?;
+            let seconds = number::<f64>(&given, "seconds")?;
+            if let Some(s) = seconds {
+                time_budget(s)?;
+                deadline_after(s).ok_or(format!("--seconds {s} is too far away"))?;
+            } else if depth.is_none() {
+                return Err("`perft` needs `--depth D` or `--seconds S`".into());
+            }
+            Ok(Command::Perft {
+                depth,
+                seconds,
+                json,
+            })
+        }
         "mc" => {
             let budget = match (
                 number::<f64>(&given, "seconds")?,
@@ -212,14 +236,24 @@ mod tests {
         assert_eq!(
             parse_line("perft --depth 5 --json"),
             Ok(Command::Perft {
-                depth: 5,
+                depth: Some(5),
+                seconds: None,
                 json: true
             })
         );
         assert_eq!(
             parse_line("perft --depth=2"),
             Ok(Command::Perft {
-                depth: 2,
+                depth: Some(2),
+                seconds: None,
+                json: false
+            })
+        );
+        assert_eq!(
+            parse_line("perft --seconds 0.5"),
+            Ok(Command::Perft {
+                depth: None,
+                seconds: Some(0.5),
                 json: false
             })
         );
@@ -247,7 +281,8 @@ mod tests {
         for (line, message) in [
             ("", "a command is required"),
             ("frobnicate", "unknown command"),
-            ("perft", "needs `--depth D`"),
+            ("perft", "needs `--depth D` or `--seconds S`"),
+            ("perft --seconds -2", "non-negative"),
             ("perft --depth", "needs a value"),
             ("perft --depth x", "not a number"),
             ("perft --depth 1 --depth 2", "more than once"),

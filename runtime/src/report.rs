@@ -279,6 +279,30 @@ pub fn timed_perft<R: Reasoner>(r: &mut R, depth: u32) -> Result<PerftRun, Drive
     })
 }
 
+/// Perft by iterative deepening (up to `max_depth`) for about `seconds`
+/// seconds: the levels of the deepest depth that completed in time, and
+/// the time of that depth's own pass. Its `depth` is the deepest depth
+/// completed, so the text says so when the tree ends before it.
+pub fn deepening_perft<R: Reasoner>(
+    r: &mut R,
+    max_depth: u32,
+    seconds: f64,
+) -> Result<PerftRun, DriverError> {
+    let deadline = deadline_after(seconds);
+    // Each pass starts when the one before it ends.
+    let mut finished = vec![Instant::now()];
+    let levels = perft_with(r, max_depth, deadline, &mut |_| {
+        finished.push(Instant::now());
+    })?;
+    let depth = levels.last().map_or(0, |l| l.depth);
+    let end = levels.iter().rposition(|l| l.leaves > 0).unwrap_or(0);
+    Ok(PerftRun {
+        depth,
+        levels: levels[..=end].to_vec(),
+        seconds: (finished[end + 1] - finished[end]).as_secs_f64(),
+    })
+}
+
 impl PerftRun {
     /// The deepest level counted.
     pub fn last(&self) -> PerftLevel {

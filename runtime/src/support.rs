@@ -13,16 +13,44 @@ pub const END: u32 = u32::MAX;
 /// The hasher of the relations' sets and indexes.
 type IdBuild = BuildHasherDefault<IdHasher>;
 
-/// The facts of a derived relation: a list for enumeration, a hash set for
-/// membership and, per query shape, an index from the values at the bound
-/// positions to the facts that have them (a chain through the list).
+/// The facts of a derived relation: a list for enumeration; for
+/// membership a bitset when the facts fit a small box (see [`Rel::new`]),
+/// else a hash set; and, per query shape, an index from the values at the
+/// bound positions to the facts that have them (a chain through the list).
 /// Clearing keeps the capacity, so once warmed up a reasoner stops
 /// allocating.
 #[derive(Clone, Debug, Default)]
 pub struct Rel<const N: usize> {
     list: Vec<[u32; N]>,
+    /// Membership of facts outside the dense box (all of them without one).
     set: HashSet<[u32; N], IdBuild>,
+    dense: Option<Dense<N>>,
     indexes: Vec<Index<N>>,
+}
+
+/// A bitset over the box `mins[p] <= fact[p] < mins[p] + spans[p]`, in
+/// mixed radix.
+#[derive(Clone, Debug)]
+struct Dense<const N: usize> {
+    mins: [u32; N],
+    spans: [u32; N],
+    bits: Vec<u64>,
+}
+
+impl<const N: usize> Dense<N> {
+    /// The bit of a fact, if it lies in the box.
+    #[inline]
+    fn slot(&self, fact: &[u32; N]) -> Option<usize> {
+        let mut slot = 0usize;
+        for ((&value, &min), &span) in fact.iter().zip(&self.mins).zip(&self.spans) {
+            let offset = value.wrapping_sub(min);
+            if offset >= span {
+                return None;
+            }
+            slot = slot * span as usize + offset as usize;
+        }
+        Some(slot)
+    }
 }
 
 /// One index of a relation: the positions it is keyed on, the newest fact
@@ -36,11 +64,21 @@ struct Index<const N: usize> {
 
 impl<const N: usize> Rel<N> {
     /// An empty relation with one index per mask (`true` at the positions
-    /// the index is keyed on).
-    pub fn with_indexes(masks: &[[bool; N]]) -> Self {
+    /// the index is keyed on) and, given `(mins, spans)`, a bitset for the
+    /// facts in that box (its volume should be small: it is allocated
+    /// once, one bit per tuple).
+    pub fn new(masks: &[[bool; N]], dense: Option<([u32; N], [u32; N])>) -> Self {
         Rel {
             list: Vec::new(),
             set: HashSet::default(),
+            dense: dense.map(|(mins, spans)| {
+                let volume: usize = spans.iter().map(|&s| s as usize).product();
+                Dense {
+                    mins,
+                    spans,
+                    bits: vec![0; volume.div_ceil(64)],
+                }
+            }),
             indexes: masks
                 .iter()
                 .map(|&mask| Index {
@@ -55,7 +93,16 @@ impl<const N: usize> Rel<N> {
     /// Adds a fact; `false` if it was there.
     #[inline]
     pub fn insert(&mut self, fact: [u32; N]) -> bool {
-        let new = self.set.insert(fact);
+        let new = match self.dense.as_mut().and_then(|d| Some((d.slot(&fact)?, d))) {
+            Some((slot, d)) => {
+                let word = &mut d.bits[slot >> 6];
+                let bit = 1u64 << (slot & 63);
+                let new = *word & bit == 0;
+                *word |= bit;
+                new
+            }
+            None => self.set.insert(fact),
+        };
         if new {
             let i = self.list.len() as u32;
             self.list.push(fact);
@@ -76,7 +123,10 @@ impl<const N: usize> Rel<N> {
     /// Whether the fact holds.
     #[inline]
     pub fn contains(&self, fact: &[u32; N]) -> bool {
-        self.set.contains(fact)
+        match self.dense.as_ref().and_then(|d| Some((d.slot(fact)?, d))) {
+            Some((slot, d)) => d.bits[slot >> 6] >> (slot & 63) & 1 != 0,
+            None => self.set.contains(fact),
+        }
     }
 
     /// The number of facts.
@@ -115,8 +165,17 @@ impl<const N: usize> Rel<N> {
     #[inline]
     pub fn clear(&mut self) {
         if !self.list.is_empty() {
+            if let Some(d) = &mut self.dense {
+                for fact in &self.list {
+                    if let Some(slot) = d.slot(fact) {
+                        d.bits[slot >> 6] = 0;
+                    }
+                }
+            }
             self.list.clear();
-            self.set.clear();
+            if !self.set.is_empty() {
+                self.set.clear();
+            }
             for index in &mut self.indexes {
                 index.heads.clear();
                 index.next.clear();
@@ -161,21 +220,30 @@ impl Hasher for IdHasher {
 /// The rows of `rows` (sorted) whose first `key.len()` columns equal `key`.
 #[inline]
 pub fn range<'a, const N: usize>(rows: &'a [[u32; N]], key: &[u32]) -> &'a [[u32; N]] {
-    let k = key.len();
-    if k == 0 {
+    if key.is_empty() {
         return rows;
     }
-    let lo = rows.partition_point(|r| r[..k] < *key);
-    let hi = lo + rows[lo..].partition_point(|r| r[..k] <= *key);
+    let lo = rows.partition_point(|r| prefix_cmp(r, key).is_lt());
+    let hi = lo + rows[lo..].partition_point(|r| prefix_cmp(r, key).is_le());
     &rows[lo..hi]
+}
+
+/// Compares the first `key.len()` columns of a row with `key`.
+#[inline]
+fn prefix_cmp(row: &[u32], key: &[u32]) -> std::cmp::Ordering {
+    for (a, b) in row.iter().zip(key) {
+        if a != b {
+            return a.cmp(b);
+        }
+    }
+    std::cmp::Ordering::Equal
 }
 
 /// The first row of `rows` (sorted) whose first columns equal `key`.
 #[inline]
 pub fn find<'a, const N: usize>(rows: &'a [[u32; N]], key: &[u32]) -> Option<&'a [u32; N]> {
-    let k = key.len();
-    let lo = rows.partition_point(|r| r[..k] < *key);
-    rows.get(lo).filter(|r| r[..k] == *key)
+    let lo = rows.partition_point(|r| prefix_cmp(r, key).is_lt());
+    rows.get(lo).filter(|r| prefix_cmp(&r[..], key).is_eq())
 }
 
 #[cfg(test)]
@@ -196,8 +264,21 @@ mod tests {
     }
 
     #[test]
+    fn dense_membership_with_facts_outside_the_box() {
+        let mut r: Rel<2> = Rel::new(&[], Some(([10, 0], [3, 2])));
+        assert!(r.insert([11, 1]));
+        assert!(!r.insert([11, 1]));
+        assert!(r.insert([40, 1]), "outside the box: kept in the hash set");
+        assert!(r.contains(&[11, 1]) && r.contains(&[40, 1]));
+        assert!(!r.contains(&[12, 1]) && !r.contains(&[9, 0]) && !r.contains(&[11, 2]));
+        r.clear();
+        assert!(!r.contains(&[11, 1]) && !r.contains(&[40, 1]));
+        assert!(r.insert([12, 0]) && r.contains(&[12, 0]));
+    }
+
+    #[test]
     fn indexes_chain_the_facts_of_a_key() {
-        let mut r: Rel<2> = Rel::with_indexes(&[[true, false], [false, true]]);
+        let mut r: Rel<2> = Rel::new(&[[true, false], [false, true]], None);
         for fact in [[1, 2], [1, 3], [2, 3], [1, 2]] {
             r.insert(fact);
         }

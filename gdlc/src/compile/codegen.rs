@@ -58,6 +58,7 @@ pub fn module(input: Input<'_>) -> String {
             witness: None,
             uses: variable_uses(&program.rules[plan.rule]),
             indexes: &mut indexes,
+            known: Vec::new(),
         };
         let body = g.steps(0);
         let name = format_ident!("rule_{}", plan.rule);
@@ -118,11 +119,16 @@ pub fn module(input: Input<'_>) -> String {
     });
     let field_inits = dynamic.iter().map(|&r| {
         let name = rel_field(r);
-        if indexes[r].is_empty() {
-            return quote! { #name: Default::default() };
-        }
+        let dense = match containers::dense_box(&containers[r]) {
+            Some((mins, spans)) => {
+                let mins = mins.iter().map(|&m| lit(m));
+                let spans = spans.iter().map(|&m| lit(m));
+                quote! { Some(([#(#mins),*], [#(#spans),*])) }
+            }
+            None => quote! { None },
+        };
         let masks = indexes[r].iter().map(|m| quote! { [#(#m),*] });
-        quote! { #name: Rel::with_indexes(&[#(#masks),*]) }
+        quote! { #name: Rel::new(&[#(#masks),*], #dense) }
     });
     let clear_state = dynamic.iter().map(|&r| {
         let name = rel_field(r);
@@ -469,6 +475,8 @@ struct RuleGen<'a> {
     uses: Vec<usize>,
     /// Per relation, the bound positions of each index its scans use.
     indexes: &'a mut Vec<Vec<Vec<bool>>>,
+    /// Compound terms whose runtime id is at hand in the current scope.
+    known: Vec<(Pat, TokenStream)>,
 }
 
 impl RuleGen<'_> {
@@ -519,7 +527,8 @@ impl RuleGen<'_> {
                 bind,
                 fluent,
                 negated,
-            } => self.table_step(i, *table, key, bind, *fluent, *negated),
+                term,
+            } => self.table_step(i, *table, key, bind, *fluent, *negated, term.as_ref()),
             Step::Fluent { id, negated } => {
                 let fail = self.fail();
                 let id = lit(*id);
@@ -568,6 +577,7 @@ impl RuleGen<'_> {
         quote! { #prelude #code }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn table_step(
         &mut self,
         i: usize,
@@ -576,6 +586,7 @@ impl RuleGen<'_> {
         bind: &[usize],
         fluent: bool,
         negated: bool,
+        term: Option<&Pat>,
     ) -> TokenStream {
         let name = format_ident!("T{table}");
         let columns = self.tables.tables[table].columns;
@@ -608,13 +619,21 @@ impl RuleGen<'_> {
             let col = Literal::usize_unsuffixed(key.len() + k);
             quote! { let #var = row[#col]; }
         });
-        let binds: Vec<TokenStream> = binds.collect();
+        let mut binds: Vec<TokenStream> = binds.collect();
         for &v in bind {
             self.bound[v] = true;
+        }
+        // The fluent's id, for a head or query that names the same term.
+        let known = self.known.len();
+        if let Some(term) = term.filter(|t| matches!(t, Pat::Func(..))) {
+            let id = format_ident!("f{i}");
+            binds.push(quote! { let #id = row[#last]; });
+            self.known.push((term.clone(), quote! { #id }));
         }
         self.loops.push(label.clone());
         let inner = self.steps(i + 1);
         self.loops.pop();
+        self.known.truncate(known);
         quote! {
             #label: for row in #rows {
                 #check
@@ -764,6 +783,10 @@ impl RuleGen<'_> {
                 Pat::Var(v) => {
                     let var = Self::var(*v);
                     quote! { #var }
+                }
+                Pat::Func(..) if self.known.iter().any(|(p, _)| p == arg) => {
+                    let (_, id) = self.known.iter().find(|(p, _)| p == arg).expect("known");
+                    id.clone()
                 }
                 Pat::Func(..) => {
                     let domain = self.domains.args[atom.rel][k].clone();

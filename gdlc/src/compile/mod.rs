@@ -15,6 +15,7 @@
 pub mod codegen;
 pub mod containers;
 pub mod domains;
+pub mod explain;
 pub mod layers;
 pub mod normalize;
 pub mod plan;

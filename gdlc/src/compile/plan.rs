@@ -66,6 +66,9 @@ pub enum Step {
         fluent: bool,
         /// Whether the literal is negated.
         negated: bool,
+        /// For a fluent table, the pattern of the fluent (whose id is the
+        /// last column).
+        term: Option<Pat>,
     },
     /// A fluent that must (or must not) hold, known at compile time.
     Fluent {
@@ -324,6 +327,7 @@ fn lower(
         bind,
         fluent: is_true,
         negated,
+        term: is_true.then(|| atom.args[0].clone()),
     })
 }
 

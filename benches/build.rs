@@ -1,0 +1,19 @@
+//! Compiles every game of the project into `$OUT_DIR/<game>.rs` (see
+//! `src/lib.rs`); an invalid description stops the build with gdlc's
+//! diagnostics.
+
+fn main() -> Result<(), gdlc::output::Error> {
+    for game in [
+        "tictactoe",
+        "connectfour",
+        "breakthrough",
+        "simultaneous",
+        "threeplayer",
+    ] {
+        gdlc::Builder::new()
+            .game(format!("../games/{game}.kif"))
+            .module_name(game)
+            .compile()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,404 @@
+//! `gdlc explain`: what the compiler decided about a game, as text for a
+//! person looking for why it is slow, and its relation graph for Graphviz.
+//!
+//! Both outputs are deterministic: everything is listed in the order of
+//! the compiler's own ids (relations, layers, rules, tables).
+
+use super::layers::Layers;
+use super::normalize::{Atom, Class, Pat, Program};
+use super::plan::{RulePlan, Step};
+use super::Compiled;
+use crate::graph::Polarity;
+use crate::normal::written_name;
+use petgraph::visit::EdgeRef;
+use std::fmt::Write as _;
+
+/// The names of the four phases, in the order of [`Layers::phases`].
+const PHASES: [&str; 4] = ["legal", "next", "terminal", "goal"];
+
+/// The report of `gdlc explain` for the game named `game`: roles, state
+/// size, term ids, relations (class, domains, relaxed facts, container),
+/// layers and phases, the plan of every rule and the constant tables.
+pub fn report(c: &Compiled, game: &str) -> String {
+    let mut out = String::new();
+    let p = &c.program;
+    let _ = writeln!(out, "game: {game}");
+    let roles: Vec<String> = p.roles.iter().map(|&r| p.store.text(r)).collect();
+    let _ = writeln!(out, "roles ({}): {}", roles.len(), roles.join(" "));
+    let fluents = c.domains.fluents;
+    let words = fluents.div_ceil(64).max(1);
+    let _ = writeln!(
+        out,
+        "state: {fluents} possible fluents = {fluents} bits, stored as [u64; {words}] = {} bytes",
+        words * 8
+    );
+    let terms = c.domains.texts.len();
+    let _ = writeln!(
+        out,
+        "terms: {terms} runtime term ids ({fluents} fluents, {} other terms)",
+        terms - fluents
+    );
+    relations(&mut out, c);
+    layers(&mut out, p, &c.layers);
+    plans(&mut out, c);
+    let rows: usize = c.tables.tables.iter().map(|t| t.rows.len()).sum();
+    let cells: usize = c
+        .tables
+        .tables
+        .iter()
+        .map(|t| t.rows.len() * t.columns)
+        .sum();
+    let _ = writeln!(
+        out,
+        "\nconstant tables: {} in the plans, {rows} rows, {cells} cells \
+         (code generation adds the tables that take compound terms apart)",
+        c.tables.tables.len()
+    );
+    out
+}
+
+/// The relation dependency graph in Graphviz's DOT language: an edge
+/// `a -> b` when a rule for `b` reads `a`, dashed through `not`; nodes
+/// filled by class (static grey, state blue, move orange).
+pub fn dot(c: &Compiled, game: &str) -> String {
+    let p = &c.program;
+    let g = &p.graph.graph;
+    let mut out = format!("digraph {} {{\n", quoted(game));
+    out.push_str(
+        "  // An edge a -> b: a rule for b reads a; dashed: through `not`.\n  \
+         // Fill: static grey, state (reads `true`) blue, move (reads `does`) orange.\n  \
+         rankdir=LR;\n  node [shape=box, style=filled];\n",
+    );
+    for n in g.node_indices() {
+        let r = n.index();
+        let color = match p.class[r] {
+            Class::Static => "lightgrey",
+            Class::State => "lightblue",
+            Class::Move => "orange",
+        };
+        let _ = writeln!(
+            out,
+            "  r{r} [label={}, fillcolor={color}];",
+            quoted(&relation_name(p, r))
+        );
+    }
+    for e in g.edge_references() {
+        let style = match e.weight() {
+            Polarity::Positive => "",
+            Polarity::Negative => " [style=dashed]",
+        };
+        let _ = writeln!(
+            out,
+            "  r{} -> r{}{style};",
+            e.source().index(),
+            e.target().index()
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A DOT string literal.
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// A relation as `name/arity`, with the constants of a refined relation
+/// (see [`crate::normal::refine`]) in brackets: `goal/2[1=100]`.
+fn relation_name(p: &Program, r: usize) -> String {
+    let rel = &p.relations[r];
+    let written = written_name(&rel.name);
+    let refined = rel.name[written.len()..].trim_start();
+    if refined.is_empty() {
+        format!("{written}/{}", rel.arity)
+    } else {
+        format!("{written}/{}[{refined}]", rel.arity)
+    }
+}
+
+fn class_name(class: Class) -> &'static str {
+    match class {
+        Class::Static => "static",
+        Class::State => "state",
+        Class::Move => "move",
+    }
+}
+
+/// One line per relation, in columns: its class, the phases that need it,
+/// its domain sizes, relaxed facts and container.
+fn relations(out: &mut String, c: &Compiled) {
+    let p = &c.program;
+    // The phases whose cone holds each relation.
+    let mut phases = vec![Vec::new(); p.relations.len()];
+    for (name, roots) in PHASES.iter().zip(&p.answers) {
+        let roots: Vec<_> = roots.iter().map(|&r| p.relations[r].clone()).collect();
+        for n in p.graph.cone(&roots) {
+            phases[n.index()].push(*name);
+        }
+    }
+    let rows: Vec<[String; 6]> = (0..p.relations.len())
+        .map(|r| {
+            let sizes: Vec<String> = c.domains.args[r]
+                .iter()
+                .map(|d| d.len().to_string())
+                .collect();
+            [
+                relation_name(p, r),
+                class_name(p.class[r]).to_string(),
+                if phases[r].is_empty() {
+                    "-".to_string()
+                } else {
+                    phases[r].join(",")
+                },
+                format!("[{}]", sizes.join(" ")),
+                c.domains.rows[r].map_or_else(|| "too many".to_string(), |n| n.to_string()),
+                format!("{:?} ({})", c.containers[r], c.containers[r].reason()),
+            ]
+        })
+        .collect();
+    let _ = writeln!(out, "\nrelations ({}):", rows.len());
+    let header = [
+        "relation",
+        "class",
+        "needed by",
+        "domain sizes",
+        "relaxed facts",
+        "container",
+    ]
+    .map(String::from);
+    let widths: Vec<usize> = (0..5)
+        .map(|k| {
+            rows.iter()
+                .chain([&header])
+                .map(|row| row[k].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in std::iter::once(&header).chain(&rows) {
+        let mut line = String::new();
+        for (k, cell) in row.iter().enumerate() {
+            let width = widths.get(k).copied().unwrap_or(0);
+            let _ = write!(line, "  {cell:<width$}");
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// The layers in evaluation order, then the layers of each phase.
+fn layers(out: &mut String, p: &Program, layers: &Layers) {
+    let _ = writeln!(
+        out,
+        "\nlayers ({}), in evaluation order:",
+        layers.layers.len()
+    );
+    for (i, layer) in layers.layers.iter().enumerate() {
+        let members: Vec<String> = layer.members.iter().map(|&r| relation_name(p, r)).collect();
+        let _ = writeln!(
+            out,
+            "  L{i}  {}{}  {} rule{}: {}",
+            class_name(layer.class),
+            if layer.recursive {
+                ", recursive (iterated to a fixpoint)"
+            } else {
+                ""
+            },
+            layer.rules.len(),
+            if layer.rules.len() == 1 { "" } else { "s" },
+            members.join(" ")
+        );
+    }
+    let _ = writeln!(out, "\nphases (the layers each one evaluates, in order):");
+    for (name, order) in PHASES.iter().zip(&layers.phases) {
+        let list: Vec<String> = order.iter().map(|l| format!("L{l}")).collect();
+        let list = if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(" ")
+        };
+        let _ = writeln!(out, "  {:<9} {list}", format!("{name}:"));
+    }
+}
+
+/// The plan of every rule, in rule order; rules that can never fire too.
+fn plans(out: &mut String, c: &Compiled) {
+    let p = &c.program;
+    let mut plan_of: Vec<Option<&RulePlan>> = vec![None; p.rules.len()];
+    for plan in &c.plans {
+        plan_of[plan.rule] = Some(plan);
+    }
+    let mut layer_of = vec![None; p.rules.len()];
+    for (l, layer) in c.layers.layers.iter().enumerate() {
+        for &r in &layer.rules {
+            layer_of[r] = Some(l);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nrule plans ({} rules, {} planned; steps outermost first):",
+        p.rules.len(),
+        c.plans.len()
+    );
+    for (i, rule) in p.rules.iter().enumerate() {
+        let layer = layer_of[i].map_or_else(String::new, |l| format!(", layer L{l}"));
+        let _ = writeln!(
+            out,
+            "  rule {i} -> {}{layer}\n    {}",
+            relation_name(p, rule.head.rel),
+            rule.text
+        );
+        let Some(plan) = plan_of[i] else {
+            let _ = writeln!(
+                out,
+                "      never fires: a positive literal matches no fact or possible fluent"
+            );
+            continue;
+        };
+        for (k, step) in plan.steps.iter().enumerate() {
+            if k == plan.head_bound_after && plan.steps[k..].iter().any(Step::is_loop) {
+                let _ = writeln!(
+                    out,
+                    "      -- the head is bound: the steps below look for one witness"
+                );
+            }
+            let kind = if step.is_loop() { "loop" } else { "test" };
+            let _ = writeln!(
+                out,
+                "      {}. {kind}  {}",
+                k + 1,
+                step_text(c, &rule.vars, step)
+            );
+        }
+        if plan.steps.is_empty() {
+            let _ = writeln!(out, "      (no steps: the head always holds)");
+        }
+    }
+}
+
+/// One step of a plan, readable.
+fn step_text(c: &Compiled, vars: &[String], step: &Step) -> String {
+    let p = &c.program;
+    let names = |vs: &[usize]| -> String {
+        let names: Vec<&str> = vs.iter().map(|&v| vars[v].as_str()).collect();
+        format!("[{}]", names.join(" "))
+    };
+    let not = |negated: bool| if negated { "not " } else { "" };
+    match step {
+        Step::Table {
+            table,
+            key,
+            bind,
+            fluent,
+            negated,
+            ..
+        } => {
+            let rows = c.tables.tables[*table].rows.len();
+            let mut s = format!(
+                "{}table T{table} key {} binds {} ({rows} row{}",
+                not(*negated),
+                names(key),
+                names(bind),
+                if rows == 1 { "" } else { "s" }
+            );
+            if *fluent {
+                s.push_str(", fluent test");
+            }
+            s.push(')');
+            s
+        }
+        Step::Fluent { id, negated } => format!(
+            "{}fluent {} (id {id})",
+            not(*negated),
+            c.domains.texts[*id as usize]
+        ),
+        Step::Scan(atom) => format!(
+            "scan {} {}",
+            relation_name(p, atom.rel),
+            atom_text(p, vars, atom)
+        ),
+        Step::Member { atom, negated } => format!(
+            "member {}{} {}",
+            not(*negated),
+            relation_name(p, atom.rel),
+            atom_text(p, vars, atom)
+        ),
+        Step::Distinct(x, y) => {
+            format!("distinct {} {}", pat_text(p, vars, x), pat_text(p, vars, y))
+        }
+        Step::Same(x, y) => format!("same {} {}", pat_text(p, vars, x), pat_text(p, vars, y)),
+    }
+}
+
+/// An atom as KIF, its variables by name.
+fn atom_text(p: &Program, vars: &[String], atom: &Atom) -> String {
+    let name = written_name(&p.relations[atom.rel].name);
+    if atom.args.is_empty() {
+        return name.to_string();
+    }
+    let args: Vec<String> = atom.args.iter().map(|a| pat_text(p, vars, a)).collect();
+    format!("({name} {})", args.join(" "))
+}
+
+/// A pattern as KIF, its variables by name.
+fn pat_text(p: &Program, vars: &[String], pat: &Pat) -> String {
+    match pat {
+        Pat::Var(v) => vars[*v].clone(),
+        Pat::Ground(t) => p.store.text(*t),
+        Pat::Func(f, args) => {
+            let args: Vec<String> = args.iter().map(|a| pat_text(p, vars, a)).collect();
+            format!("({} {})", p.store.symbol_name(*f), args.join(" "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::analyze;
+
+    fn compiled(text: &str) -> Compiled {
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        analyze(&loaded).expect("compiles")
+    }
+
+    const GAME: &str = "(role a)\n(init (p 1))\n(n 1)\n(n 2)\n\
+        (<= (legal a (go ?x)) (n ?x) (not (true (p ?x))))\n\
+        (<= (next (p ?x)) (does a (go ?x)))\n\
+        (<= (goal a 100) (true (p 2)))\n(<= (goal a 0) (not (goal a 100)))\n\
+        (<= terminal (true (p 2)))\n";
+
+    #[test]
+    fn the_report_names_sizes_layers_and_steps() {
+        let c = compiled(GAME);
+        let text = report(&c, "t");
+        assert_eq!(text, report(&c, "t"), "deterministic");
+        for expected in [
+            "roles (1): a",
+            "state: 2 possible fluents = 2 bits, stored as [u64; 1] = 8 bytes",
+            "n/1",
+            "goal/2[0=a 1=100]",
+            "phases (",
+            "(<= (legal a (go ?x)) (n ?x) (not (true (p ?x))))",
+            "binds [?x]",
+            "not table T",
+            "scan does/2 (does a (go ?x))",
+            "constant tables: ",
+        ] {
+            assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
+        }
+    }
+
+    #[test]
+    fn the_graph_dashes_negation_and_colors_classes() {
+        let text = dot(&compiled(GAME), "t \"quoted\"");
+        assert!(
+            text.starts_with("digraph \"t \\\"quoted\\\"\" {\n"),
+            "{text}"
+        );
+        assert!(text.contains("[style=dashed]"), "{text}");
+        for color in ["lightgrey", "lightblue", "orange"] {
+            assert!(text.contains(color), "{color} missing in:\n{text}");
+        }
+        assert!(text.ends_with("}\n"));
+    }
+}

@@ -1,0 +1,118 @@
+//! `gdlc explain`: the compiler's decisions on the bundled tic-tac-toe, the
+//! relation graph as DOT, and the errors of the other commands.
+
+use std::path::Path;
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn gdlc(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_gdlc"))
+        .args(args)
+        .output()
+        .expect("run gdlc");
+    Run {
+        code: output.status.code().expect("exited normally"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn project_game(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../games/{name}.kif"))
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn explain_gives_the_state_size_the_plans_and_the_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("graph.dot");
+    let run = gdlc(&[
+        "explain",
+        &project_game("tictactoe"),
+        "--dot",
+        dot.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Known independently of the code: 9 cells with 3 possible marks each
+    // (x, o, b), and `control` of either role: 9 * 3 + 2 possible fluents,
+    // one bit each, in one 64-bit word.
+    let fluents = 9 * 3 + 2;
+    let state =
+        format!("{fluents} possible fluents = {fluents} bits, stored as [u64; 1] = 8 bytes");
+    assert!(run.stdout.contains(&state), "{state:?} in:\n{}", run.stdout);
+    assert!(run.stdout.contains("roles (2): xplayer oplayer"));
+    // The plan of the first `legal` rule: the rule, then its steps.
+    let legal = "(<= (legal ?p (mark ?r ?c)) (true (control ?p)) (true (cell ?r ?c b)))";
+    let at = run
+        .stdout
+        .find(legal)
+        .unwrap_or_else(|| panic!("no legal plan in:\n{}", run.stdout));
+    let steps: Vec<&str> = run.stdout[at..].lines().skip(1).take(2).collect();
+    assert!(
+        steps[0].contains("1. loop  table T") && steps[0].contains("binds [?p]"),
+        "{steps:?}"
+    );
+    assert!(steps[1].contains("binds [?r ?c]"), "{steps:?}");
+    for section in [
+        "relations (",
+        "layers (",
+        "phases (",
+        "rule plans (",
+        "constant tables: ",
+    ] {
+        assert!(run.stdout.contains(section), "{section} missing");
+    }
+    let graph = std::fs::read_to_string(&dot).expect("the graph was written");
+    assert!(graph.starts_with("digraph"), "{graph}");
+    // `next` reads `marked` through `not`.
+    assert!(graph.contains("[style=dashed]"), "{graph}");
+    // The same description gives the same report.
+    assert_eq!(
+        gdlc(&["explain", &project_game("tictactoe")]).stdout,
+        run.stdout
+    );
+}
+
+#[test]
+fn explain_reports_errors_like_the_other_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.kif");
+    std::fs::write(&bad, "(role a)\n(<= (next ?y) (true ?x))\n").unwrap();
+    let run = gdlc(&["explain", bad.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("error[unsafe-variable]"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("bad.kif:2:"), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+
+    let run = gdlc(&["explain", "/nonexistent/game.kif"]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+
+    let unwritable = dir.path().join("no/such/folder/graph.dot");
+    let run = gdlc(&[
+        "explain",
+        &project_game("tictactoe"),
+        "--dot",
+        unwritable.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("cannot write the graph to"),
+        "{}",
+        run.stderr
+    );
+
+    assert_eq!(gdlc(&["explain"]).code, 2, "no game is a usage error");
+}
