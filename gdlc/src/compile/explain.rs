@@ -38,6 +38,18 @@ pub fn report(c: &Compiled, game: &str) -> String {
         "terms: {terms} runtime term ids ({fluents} fluents, {} other terms)",
         terms - fluents
     );
+    if !c.inlined.is_empty() {
+        let names: Vec<String> = c
+            .inlined
+            .iter()
+            .map(|&r| p.relations[r].to_string())
+            .collect();
+        let _ = writeln!(
+            out,
+            "inlined into their callers (evaluated on demand, never materialized): {}",
+            names.join(" ")
+        );
+    }
     relations(&mut out, c);
     layers(&mut out, p, &c.layers);
     plans(&mut out, c);

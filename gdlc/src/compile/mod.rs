@@ -16,6 +16,7 @@ pub mod codegen;
 pub mod containers;
 pub mod domains;
 pub mod explain;
+pub mod inline;
 pub mod layers;
 pub mod normalize;
 pub mod plan;
@@ -48,6 +49,8 @@ pub struct Compiled {
     pub program: normalize::Program,
     /// Domains and runtime term ids.
     pub domains: domains::Domains,
+    /// The relations inlined into their callers (evaluated on demand).
+    pub inlined: Vec<normalize::RelId>,
     /// Layers and phases.
     pub layers: layers::Layers,
     /// The plan of every rule that can fire.
@@ -62,6 +65,7 @@ pub struct Compiled {
 pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
     let mut program = normalize::normalize(&loaded.analysis.rules)?;
     let domains = domains::compute(&mut program)?;
+    let inlined = inline::inline(&mut program, &domains);
     let layers = layers::build(&program);
     let mut tables = plan::Tables::default();
     let plans = plan::plan_rules(&program, &domains, &mut tables);
@@ -69,6 +73,7 @@ pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
     Ok(Compiled {
         program,
         domains,
+        inlined,
         layers,
         plans,
         containers,

@@ -1,0 +1,304 @@
+//! Between stages 4 and 5, inlining: a large derived relation that its
+//! readers only ask about with some arguments bound is not materialized
+//! per state; each positive use is replaced by the bodies of its rules
+//! (unfolding, with unification of the call and the rule's head), so it is
+//! evaluated on demand for the caller's bindings, as a top-down prover
+//! would. This is the compiled counterpart of the interpreter's on-demand
+//! relations (chineseCheckers' `count`, merrills' helpers).
+
+use super::domains::Domains;
+use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
+use crate::interp::terms::TermData;
+
+/// Relations with fewer relaxed facts are cheap enough to materialize.
+const MIN_ROWS: usize = 5_000;
+/// Most rules a relation may have to be inlined.
+const MAX_RULES: usize = 16;
+/// Most literals in a body after inlining.
+const MAX_BODY: usize = 16;
+/// Inlining stops when the program grows past this many times its rules.
+const MAX_GROWTH: usize = 4;
+
+/// Inlines every relation that qualifies; returns the relations inlined.
+pub fn inline(program: &mut Program, domains: &Domains) -> Vec<RelId> {
+    let limit = program.rules.len() * MAX_GROWTH + 16;
+    let mut inlined = Vec::new();
+    while let Some(r) = (0..program.relations.len())
+        .find(|&r| !inlined.contains(&r) && qualifies(program, domains, r))
+    {
+        let definitions: Vec<Rule> = program
+            .rules
+            .iter()
+            .filter(|rule| rule.head.rel == r)
+            .cloned()
+            .collect();
+        let mut out: Vec<Rule> = Vec::new();
+        let mut ok = true;
+        for rule in program.rules.iter().filter(|rule| rule.head.rel != r) {
+            match rule
+                .body
+                .iter()
+                .position(|l| matches!(l, Lit::Pos(a) if a.rel == r))
+            {
+                None => out.push(rule.clone()),
+                Some(_) => {
+                    let mut pending = vec![rule.clone()];
+                    while let Some(caller) = pending.pop() {
+                        let Some(k) = caller
+                            .body
+                            .iter()
+                            .position(|l| matches!(l, Lit::Pos(a) if a.rel == r))
+                        else {
+                            out.push(caller);
+                            continue;
+                        };
+                        for def in &definitions {
+                            if let Some(rule) = unfold(program, &caller, k, def) {
+                                if rule.body.len() > MAX_BODY {
+                                    ok = false;
+                                }
+                                pending.push(rule);
+                            }
+                        }
+                    }
+                }
+            }
+            if out.len() > limit {
+                ok = false;
+            }
+            if !ok {
+                break;
+            }
+        }
+        inlined.push(r);
+        if ok {
+            program.rules = out;
+        }
+    }
+    inlined.retain(|&r| !program.rules.iter().any(|rule| rule.head.rel == r));
+    inlined
+}
+
+/// Whether relation `r` is derived, large, not recursive, not a keyword,
+/// has few rules, and every use of it is positive with an argument that
+/// the caller binds elsewhere.
+fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
+    if program.class[r] == Class::Static
+        || r == program.true_rel
+        || r == program.does_rel
+        || program.answers.iter().any(|a| a.contains(&r))
+        || domains.rows[r].is_some_and(|n| n < MIN_ROWS)
+    {
+        return false;
+    }
+    let definitions: Vec<&Rule> = program.rules.iter().filter(|x| x.head.rel == r).collect();
+    if definitions.is_empty() || definitions.len() > MAX_RULES {
+        return false;
+    }
+    // Not recursive (directly; mutual recursion goes through another
+    // relation, which is checked when that one is considered).
+    if definitions.iter().any(|d| {
+        d.body
+            .iter()
+            .any(|l| matches!(l, Lit::Pos(a) | Lit::Neg(a) if a.rel == r))
+    }) {
+        return false;
+    }
+    let mut used = false;
+    for rule in &program.rules {
+        for (i, lit) in rule.body.iter().enumerate() {
+            match lit {
+                Lit::Neg(a) if a.rel == r => return false,
+                Lit::Pos(a) if a.rel == r => {
+                    used = true;
+                    let elsewhere: Vec<usize> = rule
+                        .body
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, l)| j != i && matches!(l, Lit::Pos(_)))
+                        .flat_map(|(_, l)| l.vars())
+                        .collect();
+                    let bound = a.args.iter().any(|p| match p {
+                        Pat::Ground(_) => true,
+                        _ => p.vars().iter().all(|v| elsewhere.contains(v)),
+                    });
+                    if !bound {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    used
+}
+
+/// The caller with its literal `k` replaced by the body of `def`, unified
+/// with the call; `None` when the call and the head cannot unify.
+fn unfold(program: &Program, caller: &Rule, k: usize, def: &Rule) -> Option<Rule> {
+    let Lit::Pos(call) = &caller.body[k] else {
+        return None;
+    };
+    let offset = caller.vars.len();
+    let rename = |p: &Pat| shift(p, offset);
+    let mut subst: Vec<Option<Pat>> = vec![None; offset + def.vars.len()];
+    for (a, h) in call.args.iter().zip(&def.head.args) {
+        if !unify(program, a, &rename(h), &mut subst) {
+            return None;
+        }
+    }
+    let mut body: Vec<Lit> = Vec::new();
+    for (i, lit) in caller.body.iter().enumerate() {
+        if i == k {
+            body.extend(def.body.iter().map(|l| map_lit(l, &rename)));
+        } else {
+            body.push(lit.clone());
+        }
+    }
+    let apply = |p: &Pat| resolve(p, &subst);
+    let head = map_atom(&caller.head, &apply);
+    let body: Vec<Lit> = body.iter().map(|l| map_lit(l, &apply)).collect();
+    // Number the variables that remain, in order of appearance.
+    let mut names: Vec<String> = caller.vars.clone();
+    names.extend(def.vars.iter().map(|v| format!("{v}'")));
+    let mut order: Vec<usize> = Vec::new();
+    let mut visit = |p: &Pat| {
+        p.for_each_var(&mut |v| {
+            if !order.contains(&v) {
+                order.push(v)
+            }
+        })
+    };
+    head.args.iter().for_each(&mut visit);
+    for lit in &body {
+        match lit {
+            Lit::Pos(a) | Lit::Neg(a) => a.args.iter().for_each(&mut visit),
+            Lit::Distinct(x, y) | Lit::Same(x, y) => {
+                visit(x);
+                visit(y);
+            }
+        }
+    }
+    let renumber = |p: &Pat| fold(program, &number(p, &order));
+    Some(Rule {
+        head: map_atom(&head, &renumber),
+        body: body.iter().map(|l| map_lit(l, &renumber)).collect(),
+        vars: order.iter().map(|&v| names[v].clone()).collect(),
+        text: format!(
+            "{} [with `{}` inlined]",
+            caller.text, program.relations[def.head.rel]
+        ),
+    })
+}
+
+/// A compound pattern whose arguments are all ground, as its term (when
+/// the term exists; one that does not can never occur).
+fn fold(program: &Program, p: &Pat) -> Pat {
+    let Pat::Func(s, args) = p else {
+        return p.clone();
+    };
+    let args: Vec<Pat> = args.iter().map(|a| fold(program, a)).collect();
+    let ids: Option<Box<[_]>> = args
+        .iter()
+        .map(|a| match a {
+            Pat::Ground(t) => Some(*t),
+            _ => None,
+        })
+        .collect();
+    match ids.and_then(|ids| program.store.lookup(&TermData::Func(*s, ids))) {
+        Some(t) => Pat::Ground(t),
+        None => Pat::Func(*s, args),
+    }
+}
+
+fn shift(p: &Pat, offset: usize) -> Pat {
+    match p {
+        Pat::Var(v) => Pat::Var(v + offset),
+        Pat::Ground(t) => Pat::Ground(*t),
+        Pat::Func(s, args) => Pat::Func(*s, args.iter().map(|a| shift(a, offset)).collect()),
+    }
+}
+
+fn number(p: &Pat, order: &[usize]) -> Pat {
+    match p {
+        Pat::Var(v) => Pat::Var(order.iter().position(|w| w == v).expect("numbered")),
+        Pat::Ground(t) => Pat::Ground(*t),
+        Pat::Func(s, args) => Pat::Func(*s, args.iter().map(|a| number(a, order)).collect()),
+    }
+}
+
+fn map_atom(a: &Atom, f: &impl Fn(&Pat) -> Pat) -> Atom {
+    Atom {
+        rel: a.rel,
+        args: a.args.iter().map(f).collect(),
+    }
+}
+
+fn map_lit(l: &Lit, f: &impl Fn(&Pat) -> Pat) -> Lit {
+    match l {
+        Lit::Pos(a) => Lit::Pos(map_atom(a, f)),
+        Lit::Neg(a) => Lit::Neg(map_atom(a, f)),
+        Lit::Distinct(x, y) => Lit::Distinct(f(x), f(y)),
+        Lit::Same(x, y) => Lit::Same(f(x), f(y)),
+    }
+}
+
+/// A pattern with the substitution applied (to a fixpoint), ground
+/// compound patterns folded to their term.
+fn resolve(p: &Pat, subst: &[Option<Pat>]) -> Pat {
+    match p {
+        Pat::Var(v) => match &subst[*v] {
+            Some(q) => resolve(q, subst),
+            None => Pat::Var(*v),
+        },
+        Pat::Ground(t) => Pat::Ground(*t),
+        Pat::Func(s, args) => Pat::Func(*s, args.iter().map(|a| resolve(a, subst)).collect()),
+    }
+}
+
+/// Unifies two patterns, extending `subst`.
+fn unify(program: &Program, a: &Pat, b: &Pat, subst: &mut Vec<Option<Pat>>) -> bool {
+    let a = resolve(a, subst);
+    let b = resolve(b, subst);
+    match (&a, &b) {
+        (Pat::Var(x), Pat::Var(y)) if x == y => true,
+        (Pat::Var(x), _) => {
+            if occurs(*x, &b) {
+                return false;
+            }
+            subst[*x] = Some(b.clone());
+            true
+        }
+        (_, Pat::Var(y)) => {
+            if occurs(*y, &a) {
+                return false;
+            }
+            subst[*y] = Some(a.clone());
+            true
+        }
+        (Pat::Ground(x), Pat::Ground(y)) => x == y,
+        (Pat::Func(f, xs), Pat::Func(g, ys)) => {
+            f == g
+                && xs.len() == ys.len()
+                && xs.iter().zip(ys).all(|(x, y)| unify(program, x, y, subst))
+        }
+        (Pat::Ground(t), Pat::Func(g, ys)) | (Pat::Func(g, ys), Pat::Ground(t)) => {
+            match program.store.data(*t) {
+                TermData::Func(f, targs) if f == g && targs.len() == ys.len() => {
+                    let targs = targs.clone();
+                    targs
+                        .iter()
+                        .zip(ys)
+                        .all(|(&x, y)| unify(program, &Pat::Ground(x), y, subst))
+                }
+                _ => false,
+            }
+        }
+    }
+}
+
+fn occurs(v: usize, p: &Pat) -> bool {
+    let mut found = false;
+    p.for_each_var(&mut |w| found |= w == v);
+    found
+}
