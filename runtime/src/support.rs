@@ -228,6 +228,30 @@ pub fn range<'a, const N: usize>(rows: &'a [[u32; N]], key: &[u32]) -> &'a [[u32
     &rows[lo..hi]
 }
 
+/// The rows of `rows` (sorted) whose first `key.len()` columns equal `key`,
+/// found without a search: the key's columns lie in the box `mins[c] <=
+/// key[c] < mins[c] + spans[c]` (a key outside it has no rows), and
+/// `offsets[s]` is the first row whose key is at mixed-radix slot `s` or
+/// after (`offsets` has one entry more than the box has slots).
+#[inline]
+pub fn boxed_range<'a, const N: usize>(
+    rows: &'a [[u32; N]],
+    offsets: &[u32],
+    mins: &[u32],
+    spans: &[u32],
+    key: &[u32],
+) -> &'a [[u32; N]] {
+    let mut slot = 0usize;
+    for ((&k, &min), &span) in key.iter().zip(mins).zip(spans) {
+        let offset = k.wrapping_sub(min);
+        if offset >= span {
+            return &[];
+        }
+        slot = slot * span as usize + offset as usize;
+    }
+    &rows[offsets[slot] as usize..offsets[slot + 1] as usize]
+}
+
 /// Compares the first `key.len()` columns of a row with `key`.
 #[inline]
 fn prefix_cmp(row: &[u32], key: &[u32]) -> std::cmp::Ordering {
@@ -298,6 +322,29 @@ mod tests {
         assert!(chain(&r, 0, [1, 0]).is_empty());
         r.insert([1, 5]);
         assert_eq!(chain(&r, 0, [1, 0]), [[1, 5]]);
+    }
+
+    #[test]
+    fn boxed_range_agrees_with_range() {
+        let rows = [[1, 5, 0], [2, 1, 1], [2, 1, 2], [2, 3, 3], [4, 0, 4]];
+        // Keys of two columns in the box 1..=4 x 0..=5: slot = (k0-1)*6 + k1.
+        let mut offsets = vec![0u32; 4 * 6 + 1];
+        for (s, o) in offsets.iter_mut().enumerate() {
+            *o = rows
+                .iter()
+                .position(|r| ((r[0] - 1) * 6 + r[1]) as usize >= s)
+                .unwrap_or(rows.len()) as u32;
+        }
+        for k0 in 0..6 {
+            for k1 in 0..7 {
+                let key = [k0, k1];
+                assert_eq!(
+                    boxed_range(&rows, &offsets, &[1, 0], &[4, 6], &key),
+                    range(&rows, &key),
+                    "{key:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub fn module(input: Input<'_>) -> String {
 
     let mut rule_fns = Vec::new();
     let mut indexes: Vec<Vec<Vec<bool>>> = vec![Vec::new(); program.relations.len()];
+    let mut offset_items: Vec<(Ident, TokenStream)> = Vec::new();
     for plan in plans {
         let mut g = RuleGen {
             program,
@@ -59,6 +60,7 @@ pub fn module(input: Input<'_>) -> String {
             uses: variable_uses(&program.rules[plan.rule]),
             indexes: &mut indexes,
             known: Vec::new(),
+            offset_items: &mut offset_items,
         };
         let body = g.steps(0);
         let name = format_ident!("rule_{}", plan.rule);
@@ -146,6 +148,7 @@ pub fn module(input: Input<'_>) -> String {
         quote! { self.done[#idx] = false; #(#clears)* }
     });
 
+    let offset_tokens = offset_items.iter().map(|(_, item)| item);
     let texts = domains.texts.iter().map(|t| quote! { #t });
     let n_terms = Literal::usize_unsuffixed(domains.texts.len());
     let n_fluents = Literal::usize_unsuffixed(domains.fluents);
@@ -241,7 +244,7 @@ pub fn module(input: Input<'_>) -> String {
         .collect();
 
     let tokens = quote! {
-        use ::gdl_runtime::support::{find, range, Rel};
+        use ::gdl_runtime::support::{boxed_range, find, range, Rel};
 
         /// Number of possible fluents (the bits of a state).
         pub const FLUENTS: usize = #n_fluents;
@@ -255,6 +258,7 @@ pub fn module(input: Input<'_>) -> String {
         const INITIAL: [u64; WORDS] = [#(#initial),*];
 
         #(#table_items)*
+        #(#offset_tokens)*
 
         /// A game state: the set of true fluents, one bit per possible fluent.
         #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -477,7 +481,12 @@ struct RuleGen<'a> {
     indexes: &'a mut Vec<Vec<Vec<bool>>>,
     /// Compound terms whose runtime id is at hand in the current scope.
     known: Vec<(Pat, TokenStream)>,
+    /// The direct indexes of tables emitted so far (name, item).
+    offset_items: &'a mut Vec<(Ident, TokenStream)>,
 }
+
+/// Most slots of a table's direct index (see `RuleGen::offsets`).
+const MAX_OFFSETS: usize = 1 << 16;
 
 impl RuleGen<'_> {
     /// Leaves the current candidate: the innermost loop's next iteration,
@@ -590,8 +599,15 @@ impl RuleGen<'_> {
     ) -> TokenStream {
         let name = format_ident!("T{table}");
         let columns = self.tables.tables[table].columns;
-        let keys = key.iter().map(|&v| Self::var(v));
-        let rows = quote! { range(&#name, &[#(#keys),*]) };
+        let keys: Vec<Ident> = key.iter().map(|&v| Self::var(v)).collect();
+        let rows = match self.offsets(table, key.len()) {
+            Some((offsets, mins, spans)) => {
+                let mins = mins.iter().map(|&m| lit(m));
+                let spans = spans.iter().map(|&m| lit(m));
+                quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#keys),*]) }
+            }
+            None => quote! { range(&#name, &[#(#keys),*]) },
+        };
         let last = Literal::usize_unsuffixed(columns - 1);
         let fail = self.fail();
         if bind.is_empty() {
@@ -641,6 +657,50 @@ impl RuleGen<'_> {
                 #inner
             }
         }
+    }
+
+    /// A direct index of table `table` by its first `k` columns, when they
+    /// span a small box: the static offsets array's name, the box's
+    /// smallest values and spans.
+    fn offsets(&mut self, table: usize, k: usize) -> Option<(Ident, Vec<u32>, Vec<u32>)> {
+        let rows = &self.tables.tables[table].rows;
+        if k == 0 || rows.is_empty() {
+            return None;
+        }
+        let mut mins = vec![u32::MAX; k];
+        let mut maxs = vec![0u32; k];
+        for row in rows {
+            for c in 0..k {
+                mins[c] = mins[c].min(row[c]);
+                maxs[c] = maxs[c].max(row[c]);
+            }
+        }
+        let spans: Vec<u32> = mins.iter().zip(&maxs).map(|(lo, hi)| hi - lo + 1).collect();
+        let volume = spans
+            .iter()
+            .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize))
+            .filter(|&v| v <= MAX_OFFSETS)?;
+        let name = format_ident!("O{table}_{k}");
+        if !self.offset_items.iter().any(|(n, _)| *n == name) {
+            let slot = |row: &[u32]| {
+                (0..k).fold(0usize, |acc, c| {
+                    acc * spans[c] as usize + (row[c] - mins[c]) as usize
+                })
+            };
+            let mut offsets = Vec::with_capacity(volume + 1);
+            let mut r = 0usize;
+            for s in 0..=volume {
+                while r < rows.len() && slot(&rows[r]) < s {
+                    r += 1;
+                }
+                offsets.push(r as u32);
+            }
+            let n = Literal::usize_unsuffixed(offsets.len());
+            let cells = offsets.iter().map(|&o| lit(o));
+            let item = quote! { static #name: [u32; #n] = [#(#cells),*]; };
+            self.offset_items.push((name.clone(), item));
+        }
+        Some((name, mins, spans))
     }
 
     /// Loops over the facts of a dynamic relation, matching the atom.

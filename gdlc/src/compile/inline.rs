@@ -4,7 +4,8 @@
 //! (unfolding, with unification of the call and the rule's head), so it is
 //! evaluated on demand for the caller's bindings, as a top-down prover
 //! would. This is the compiled counterpart of the interpreter's on-demand
-//! relations (chineseCheckers' `count`, merrills' helpers).
+//! relations (crisscross's and chineseCheckers' `count`); recursive ones
+//! are not inlined.
 
 use super::domains::Domains;
 use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
