@@ -48,39 +48,93 @@ pub fn module(input: Input<'_>) -> String {
     let mut rule_fns = Vec::new();
     let mut indexes: Vec<Vec<Vec<bool>>> = vec![Vec::new(); program.relations.len()];
     let mut offset_items: Vec<(Ident, TokenStream)> = Vec::new();
+    let mut recursion: Vec<Recursion> = Vec::new();
     for plan in plans {
-        let mut g = RuleGen {
-            program,
-            domains,
-            tables,
-            plan,
-            bound: vec![false; program.rules[plan.rule].vars.len()],
-            loops: Vec::new(),
-            witness: None,
-            uses: variable_uses(&program.rules[plan.rule]),
-            indexes: &mut indexes,
-            known: Vec::new(),
-            offset_items: &mut offset_items,
-        };
-        let body = g.steps(0);
-        let name = format_ident!("rule_{}", plan.rule);
-        let doc = format!(" {}", program.rules[plan.rule].text);
-        rule_fns.push(quote! {
-            #[doc = #doc]
-            fn #name(&mut self) {
-                'rule: {
-                    #body
+        let layer = layers
+            .layers
+            .iter()
+            .find(|l| l.rules.contains(&plan.rule))
+            .expect("every rule is in a layer");
+        // In a recursive layer: the steps that scan a relation of the layer
+        // get a variant restricted to the facts new in the last round.
+        let mut deltas = Vec::new();
+        let mut reads_members = false;
+        let mut full_each_round = false;
+        if layer.recursive {
+            for (i, step) in plan.steps.iter().enumerate() {
+                match step {
+                    Step::Scan(a) if layer.members.contains(&a.rel) => {
+                        reads_members = true;
+                        deltas.push((i, a.rel));
+                    }
+                    Step::Member { atom, .. } if layer.members.contains(&atom.rel) => {
+                        reads_members = true;
+                        full_each_round = true;
+                    }
+                    _ => {}
                 }
             }
+        }
+        let variants: Vec<Option<usize>> = std::iter::once(None)
+            .chain(deltas.iter().map(|&(i, _)| Some(i)))
+            .collect();
+        for delta in variants {
+            let mut g = RuleGen {
+                program,
+                domains,
+                tables,
+                plan,
+                bound: vec![false; program.rules[plan.rule].vars.len()],
+                loops: Vec::new(),
+                witness: None,
+                uses: variable_uses(&program.rules[plan.rule]),
+                indexes: &mut indexes,
+                known: Vec::new(),
+                offset_items: &mut offset_items,
+                delta,
+            };
+            let body = g.steps(0);
+            let doc = format!(" {}", program.rules[plan.rule].text);
+            rule_fns.push(match delta {
+                None => {
+                    let name = format_ident!("rule_{}", plan.rule);
+                    quote! {
+                        #[doc = #doc]
+                        fn #name(&mut self) {
+                            'rule: {
+                                #body
+                            }
+                        }
+                    }
+                }
+                Some(i) => {
+                    let name = format_ident!("rule_{}_delta_{i}", plan.rule);
+                    let doc2 = format!(" Step {i} over the facts from `lo` on only.");
+                    quote! {
+                        #[doc = #doc]
+                        #[doc = #doc2]
+                        fn #name(&mut self, lo: usize) {
+                            'rule: {
+                                #body
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        recursion.push(Recursion {
+            rule: plan.rule,
+            deltas,
+            reads_members,
+            full_each_round,
         });
     }
-    let planned: Vec<usize> = plans.iter().map(|p| p.rule).collect();
 
     let layer_fns: Vec<TokenStream> = layers
         .layers
         .iter()
         .enumerate()
-        .map(|(i, layer)| layer_fn(i, layer, &planned))
+        .map(|(i, layer)| layer_fn(i, layer, &recursion))
         .collect();
 
     let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
@@ -426,15 +480,33 @@ fn table_item(i: usize, t: &Table) -> TokenStream {
     }
 }
 
-/// The function evaluating one layer.
-fn layer_fn(i: usize, layer: &Layer, planned: &[usize]) -> TokenStream {
+/// How a planned rule takes part in the fixpoint of its layer.
+struct Recursion {
+    rule: usize,
+    /// Steps scanning a relation of the rule's layer, with that relation.
+    deltas: Vec<(usize, RelId)>,
+    /// Whether the rule reads a relation of its own layer.
+    reads_members: bool,
+    /// Whether it must run in full every round (a relation of its layer
+    /// is only checked, not scanned, so no step can be restricted).
+    full_each_round: bool,
+}
+
+/// The function evaluating one layer: every rule once; for a recursive
+/// layer then, semi-naively, rounds in which each rule that reads the
+/// layer runs once per scan of it, that scan restricted to the facts new
+/// in the last round, until no relation of the layer grows.
+fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
     let name = format_ident!("layer_{i}");
-    let calls: Vec<TokenStream> = layer
+    let rules: Vec<&Recursion> = layer
         .rules
         .iter()
-        .filter(|r| planned.contains(r))
-        .map(|r| {
-            let f = format_ident!("rule_{r}");
+        .filter_map(|r| recursion.iter().find(|x| x.rule == *r))
+        .collect();
+    let calls: Vec<TokenStream> = rules
+        .iter()
+        .map(|x| {
+            let f = format_ident!("rule_{}", x.rule);
             quote! { self.#f(); }
         })
         .collect();
@@ -445,19 +517,36 @@ fn layer_fn(i: usize, layer: &Layer, planned: &[usize]) -> TokenStream {
             }
         };
     }
+    let member = |r: RelId| layer.members.iter().position(|&m| m == r).expect("member");
+    let mut round = Vec::new();
+    for x in rules.iter().filter(|x| x.reads_members) {
+        if x.full_each_round {
+            let f = format_ident!("rule_{}", x.rule);
+            round.push(quote! { self.#f(); });
+            continue;
+        }
+        for &(step, rel) in &x.deltas {
+            let f = format_ident!("rule_{}_delta_{step}", x.rule);
+            let m = Literal::usize_unsuffixed(member(rel));
+            round.push(quote! { self.#f(lo[#m]); });
+        }
+    }
     let sizes = layer.members.iter().map(|&r| {
         let f = rel_field(r);
-        quote! { + self.#f.len() }
+        quote! { self.#f.len() }
     });
-    let sizes2 = sizes.clone();
+    let n = Literal::usize_unsuffixed(layer.members.len());
     quote! {
         fn #name(&mut self) {
+            #(#calls)*
+            let mut lo = [0usize; #n];
             loop {
-                let before = 0 #(#sizes)*;
-                #(#calls)*
-                if before == 0 #(#sizes2)* {
+                let hi = [#(#sizes),*];
+                if hi == lo {
                     break;
                 }
+                #(#round)*
+                lo = hi;
             }
         }
     }
@@ -483,6 +572,9 @@ struct RuleGen<'a> {
     known: Vec<(Pat, TokenStream)>,
     /// The direct indexes of tables emitted so far (name, item).
     offset_items: &'a mut Vec<(Ident, TokenStream)>,
+    /// The step restricted to the facts from `lo` on, in a semi-naive
+    /// round.
+    delta: Option<usize>,
 }
 
 /// Most slots of a table's direct index (see `RuleGen::offsets`).
@@ -730,9 +822,15 @@ impl RuleGen<'_> {
         self.loops.push(label.clone());
         let inner = self.steps(i + 1);
         self.loops.pop();
+        let delta = self.delta == Some(i);
         if !mask.contains(&true) {
+            let start = if delta {
+                quote! { lo }
+            } else {
+                quote! { 0 }
+            };
             return quote! {
-                #label: for i in 0..self.#field.len() {
+                #label: for i in #start..self.#field.len() {
                     let row = self.#field.get(i);
                     #matching
                     #inner
@@ -760,9 +858,16 @@ impl RuleGen<'_> {
             _ => quote! { 0 },
         });
         let cursor = format_ident!("n{i}");
+        // Index chains run from the newest fact to the oldest.
+        let stop = if delta {
+            quote! { if (#cursor as usize) < lo { break #label; } }
+        } else {
+            TokenStream::new()
+        };
         quote! {
             let mut #cursor = self.#field.first(#index, &[#(#key),*]);
             #label: while #cursor != ::gdl_runtime::support::END {
+                #stop
                 let row = self.#field.get(#cursor as usize);
                 #cursor = self.#field.next(#index, #cursor);
                 #matching
