@@ -760,3 +760,39 @@ impl<'a> Grounder<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::analyze;
+
+    fn fluents(text: &str) -> Vec<String> {
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let c = analyze(&loaded).expect("compiles");
+        c.domains.texts[..c.domains.fluents].to_vec()
+    }
+
+    #[test]
+    fn fluents_are_what_init_and_next_can_produce() {
+        // The counter reaches 3 through succ; (step 9) is never produced.
+        let text = "(role a) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3) (succ 8 9)
+            (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+            (<= (legal a go) (true (step ?x)))
+            (<= terminal (true (step 3))) (goal a 100)";
+        assert_eq!(
+            fluents(text),
+            ["(step 0)", "(step 1)", "(step 2)", "(step 3)"]
+        );
+    }
+
+    #[test]
+    fn negation_is_ignored_and_joins_are_exact() {
+        // (p 1 1) and (p 2 2) are reachable; the relaxed join keeps the
+        // pairs together, so (p 1 2) is not a possible fluent, and the rule
+        // guarded by `not` still counts.
+        let text = "(role a) (init (p 1 1)) (pair 1 1) (pair 2 2)
+            (<= (next (p ?x ?y)) (pair ?x ?y) (not (true (p ?x ?y))))
+            (<= (legal a go) (true (p ?x ?y)))
+            (<= terminal (true (p 2 2))) (goal a 100)";
+        assert_eq!(fluents(text), ["(p 1 1)", "(p 2 2)"]);
+    }
+}

@@ -416,3 +416,43 @@ fn estimate(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
     }
     n.max(1.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Step;
+    use crate::compile::analyze;
+
+    #[test]
+    fn filters_follow_the_literal_that_binds_them_and_static_literals_become_tables() {
+        let text = "(role a) (init (c 1)) (init (c 2)) (ok 1)
+            (<= (next (c ?x)) (true (c ?x)) (not (bad ?x)) (ok ?x))
+            (<= (bad ?x) (true (c ?x)) (true (c 2)))
+            (<= (legal a go) (true (c 1)))
+            (<= terminal (true (c 3))) (goal a 100)";
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let c = analyze(&loaded).expect("compiles");
+        let next = c
+            .plans
+            .iter()
+            .find(|p| c.program.rules[p.rule].text.starts_with("(<= (next"))
+            .expect("the next rule is planned");
+        // true (c ?x) binds ?x; then `ok ?x` (a fully bound static literal:
+        // a table check) and `not (bad ?x)` (a member test) as filters.
+        assert!(
+            matches!(&next.steps[0], Step::Table { fluent: true, negated: false, bind, .. } if bind.len() == 1)
+        );
+        assert_eq!(next.steps.len(), 3);
+        assert!(next.steps[1..].iter().all(|s| !s.is_loop()));
+        assert!(next.steps[1..]
+            .iter()
+            .any(|s| matches!(s, Step::Member { negated: true, .. })));
+        assert!(next.steps[1..].iter().any(|s| matches!(
+            s,
+            Step::Table {
+                fluent: false,
+                negated: false,
+                ..
+            }
+        )));
+    }
+}
