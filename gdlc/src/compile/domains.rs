@@ -10,7 +10,7 @@
 //! code, are deterministic, and a state's fluents come out sorted).
 
 use super::normalize::{
-    instantiate, is_bound, lookup_bound, matches, Class, Lit, Program, RelId, Rule,
+    instantiate, is_bound, lookup_bound, matches, Class, Lit, Pat, Program, RelId, Rule,
 };
 use super::CompileError;
 use crate::interp::terms::TermId;
@@ -117,52 +117,25 @@ fn variable_values(
     };
     for lit in body {
         let Lit::Pos(atom) = lit else { continue };
-        if program.class[atom.rel] == Class::Static {
-            let vars = atom.vars();
-            let mut found: Vec<FxHashSet<TermId>> = vec![FxHashSet::default(); vars.len()];
-            let mut binding = vec![None; nvars];
-            let mut any = false;
-            for row in &program.facts[atom.rel] {
-                binding.iter_mut().for_each(|b| *b = None);
-                if atom
-                    .args
-                    .iter()
-                    .zip(row)
-                    .all(|(p, &t)| matches(&program.store, p, t, &mut binding))
-                {
-                    any = true;
-                    for (k, &v) in vars.iter().enumerate() {
-                        found[k].insert(binding[v].expect("matched variables are bound"));
-                    }
-                }
-            }
-            if !any {
-                return None;
-            }
-            for (k, v) in vars.into_iter().enumerate() {
-                narrow(v, std::mem::take(&mut found[k]));
-            }
-            continue;
-        }
-        for (i, arg) in atom.args.iter().enumerate() {
-            let vars = arg.vars();
-            let mut found: Vec<FxHashSet<TermId>> = vec![FxHashSet::default(); vars.len()];
-            let mut binding = vec![None; nvars];
-            let mut any = false;
-            for &t in &dom[atom.rel][i] {
-                binding.iter_mut().for_each(|b| *b = None);
-                if matches(&program.store, arg, t, &mut binding) {
-                    any = true;
-                    for (k, &v) in vars.iter().enumerate() {
-                        found[k].insert(binding[v].expect("matched variables are bound"));
-                    }
-                }
-            }
-            if !any {
-                return None;
-            }
-            for (k, v) in vars.into_iter().enumerate() {
-                narrow(v, std::mem::take(&mut found[k]));
+        // Static relations are matched row by row (their facts are exact),
+        // the others argument by argument over their domains.
+        let found = if program.class[atom.rel] == Class::Static {
+            let args: Vec<&Pat> = atom.args.iter().collect();
+            let rows = program.facts[atom.rel].iter().map(Vec::as_slice);
+            vec![values_matching(program, &args, rows, nvars)?]
+        } else {
+            atom.args
+                .iter()
+                .enumerate()
+                .map(|(i, arg)| {
+                    let rows = dom[atom.rel][i].iter().map(std::slice::from_ref);
+                    values_matching(program, &[arg], rows, nvars)
+                })
+                .collect::<Option<Vec<_>>>()?
+        };
+        for (vars, sets) in found {
+            for (v, set) in vars.into_iter().zip(sets) {
+                narrow(v, set);
             }
         }
     }
@@ -176,6 +149,42 @@ fn variable_values(
         out.push(v);
     }
     Some(out)
+}
+
+/// The variables of `pats` and, for each, the values it takes in the rows
+/// that match `pats` jointly; `None` when no row matches.
+#[allow(clippy::type_complexity)]
+fn values_matching<'r>(
+    program: &Program,
+    pats: &[&Pat],
+    rows: impl Iterator<Item = &'r [TermId]>,
+    nvars: usize,
+) -> Option<(Vec<usize>, Vec<FxHashSet<TermId>>)> {
+    let mut vars: Vec<usize> = Vec::new();
+    for p in pats {
+        for v in p.vars() {
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        }
+    }
+    let mut found: Vec<FxHashSet<TermId>> = vec![FxHashSet::default(); vars.len()];
+    let mut binding = vec![None; nvars];
+    let mut any = false;
+    for row in rows {
+        binding.iter_mut().for_each(|b| *b = None);
+        if pats
+            .iter()
+            .zip(row)
+            .all(|(p, &t)| matches(&program.store, p, t, &mut binding))
+        {
+            any = true;
+            for (k, &v) in vars.iter().enumerate() {
+                found[k].insert(binding[v].expect("matched variables are bound"));
+            }
+        }
+    }
+    any.then_some((vars, found))
 }
 
 /// Calls `f` with every assignment of `values` to `vars` (the cartesian
