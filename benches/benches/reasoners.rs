@@ -1,6 +1,6 @@
 //! Perft and flat Monte-Carlo on every game of the project, with the
-//! compiled reasoner and with the reference interpreter: `cargo bench -p
-//! gdlc-benches`. Throughput is in tree nodes (perft) and states
+//! compiled reasoner (default strategy, and relational) and with the
+//! reference interpreter: `cargo bench -p gdlc-benches`. Throughput is in tree nodes (perft) and states
 //! (Monte-Carlo), so the two backends compare directly.
 //!
 //! One iteration takes 1 to 50 ms with either backend: the whole tree of
@@ -12,7 +12,11 @@ use criterion::{
 use gdl_runtime::report::MC_MAX_LENGTH;
 use gdl_runtime::{flat_monte_carlo, perft, McBudget, Reasoner};
 use gdlc::interp::Interpreter;
-use gdlc_benches::{breakthrough, connectfour, description, simultaneous, threeplayer, tictactoe};
+use gdlc_benches::{
+    breakthrough, breakthrough_relational, connectfour, connectfour_relational, description,
+    simultaneous, simultaneous_relational, threeplayer, threeplayer_relational, tictactoe,
+    tictactoe_relational,
+};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -29,19 +33,31 @@ struct Work {
     playouts: u64,
 }
 
-/// Benchmarks `work` on the game `name` with its compiled reasoner and
-/// with the interpreter.
-fn game<R: Reasoner>(c: &mut Criterion, name: &str, compiled: R, work: Work) {
-    let interpreted =
-        Interpreter::from_path(&description(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    backends(c, name, compiled, interpreted, &work);
-}
-
-fn backends<A: Reasoner, B: Reasoner>(
+/// Benchmarks `work` on the game `name` with its compiled reasoners (the
+/// default strategy, and the relational one) and with the interpreter.
+fn game<G: Reasoner, R: Reasoner>(
     c: &mut Criterion,
     name: &str,
-    mut compiled: A,
-    mut interpreted: B,
+    ground: G,
+    relational: R,
+    work: Work,
+) {
+    let interpreted =
+        Interpreter::from_path(&description(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut group = c.benchmark_group(name);
+    group.sampling_mode(SamplingMode::Flat);
+    backend(&mut group, "compiled", ground, &work);
+    backend(&mut group, "relational", relational, &work);
+    backend(&mut group, "interpreted", interpreted, &work);
+    group.finish();
+}
+
+/// Adds one backend's perft and flat Monte-Carlo to `group`, each with its
+/// own throughput (tree nodes, states).
+fn backend<R: Reasoner>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    backend: &str,
+    mut reasoner: R,
     work: &Work,
 ) {
     let Work {
@@ -49,41 +65,30 @@ fn backends<A: Reasoner, B: Reasoner>(
         passes,
         playouts,
     } = *work;
-    let nodes = perft(&mut compiled, depth)
+    let nodes = perft(&mut reasoner, depth)
         .expect("perft")
         .last()
         .map_or(0, |l| l.nodes);
-    let mut group = c.benchmark_group(format!("{name}/perft"));
-    group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(nodes * passes));
-    let id = |backend| BenchmarkId::new(backend, format!("{depth}x{passes}"));
-    group.bench_function(id("compiled"), |b| {
-        b.iter(|| {
-            for _ in 0..passes {
-                perft(&mut compiled, black_box(depth)).expect("perft");
-            }
-        })
-    });
-    group.bench_function(id("interpreted"), |b| {
-        b.iter(|| {
-            for _ in 0..passes {
-                perft(&mut interpreted, black_box(depth)).expect("perft");
-            }
-        })
-    });
-    group.finish();
-
+    group.bench_function(
+        BenchmarkId::new(format!("perft/{backend}"), format!("{depth}x{passes}")),
+        |b| {
+            b.iter(|| {
+                for _ in 0..passes {
+                    perft(&mut reasoner, black_box(depth)).expect("perft");
+                }
+            })
+        },
+    );
     let budget = McBudget::Playouts(playouts);
-    let states = flat_monte_carlo(&mut compiled, budget, SEED, MC_MAX_LENGTH, &mut |_| {})
+    let states = flat_monte_carlo(&mut reasoner, budget, SEED, MC_MAX_LENGTH, &mut |_| {})
         .expect("mc")
         .states;
-    let mut group = c.benchmark_group(format!("{name}/mc"));
-    group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(states));
-    group.bench_function(BenchmarkId::new("compiled", playouts), |b| {
+    group.bench_function(BenchmarkId::new(format!("mc/{backend}"), playouts), |b| {
         b.iter(|| {
             flat_monte_carlo(
-                &mut compiled,
+                &mut reasoner,
                 black_box(budget),
                 SEED,
                 MC_MAX_LENGTH,
@@ -91,18 +96,6 @@ fn backends<A: Reasoner, B: Reasoner>(
             )
         })
     });
-    group.bench_function(BenchmarkId::new("interpreted", playouts), |b| {
-        b.iter(|| {
-            flat_monte_carlo(
-                &mut interpreted,
-                black_box(budget),
-                SEED,
-                MC_MAX_LENGTH,
-                &mut |_| {},
-            )
-        })
-    });
-    group.finish();
 }
 
 fn reasoners(c: &mut Criterion) {
@@ -111,20 +104,40 @@ fn reasoners(c: &mut Criterion) {
         passes,
         playouts,
     };
-    game(c, "tictactoe", tictactoe::Game::new(), work(5, 1, 300));
-    game(c, "connectfour", connectfour::Game::new(), work(5, 1, 20));
-    game(c, "breakthrough", breakthrough::Game::new(), work(3, 1, 5));
+    game(
+        c,
+        "tictactoe",
+        tictactoe::Game::new(),
+        tictactoe_relational::Game::new(),
+        work(5, 1, 300),
+    );
+    game(
+        c,
+        "connectfour",
+        connectfour::Game::new(),
+        connectfour_relational::Game::new(),
+        work(5, 1, 20),
+    );
+    game(
+        c,
+        "breakthrough",
+        breakthrough::Game::new(),
+        breakthrough_relational::Game::new(),
+        work(3, 1, 5),
+    );
     // The whole trees: 658 and 20 nodes.
     game(
         c,
         "simultaneous",
         simultaneous::Game::new(),
+        simultaneous_relational::Game::new(),
         work(3, 100, 2000),
     );
     game(
         c,
         "threeplayer",
         threeplayer::Game::new(),
+        threeplayer_relational::Game::new(),
         work(5, 1000, 2000),
     );
 }

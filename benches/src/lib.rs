@@ -1,6 +1,8 @@
 //! The project's games (`games/*.kif`), compiled by gdlc when this crate
 //! builds (see `build.rs`), for the benchmarks in `benches/reasoners.rs`
-//! and the allocation test in `tests/allocations.rs`.
+//! and the tests in `tests/`: each game with the default strategy (ground
+//! for these small games) and as `<game>_relational` with the relational
+//! one.
 
 use std::path::PathBuf;
 
@@ -9,6 +11,11 @@ gdl_runtime::include_reasoner!(connectfour);
 gdl_runtime::include_reasoner!(breakthrough);
 gdl_runtime::include_reasoner!(simultaneous);
 gdl_runtime::include_reasoner!(threeplayer);
+gdl_runtime::include_reasoner!(tictactoe_relational);
+gdl_runtime::include_reasoner!(connectfour_relational);
+gdl_runtime::include_reasoner!(breakthrough_relational);
+gdl_runtime::include_reasoner!(simultaneous_relational);
+gdl_runtime::include_reasoner!(threeplayer_relational);
 
 /// The description of the project's game `name`, for the interpreter.
 pub fn description(name: &str) -> PathBuf {

@@ -6,7 +6,10 @@
 //! harness allocates while it counts.
 
 use gdl_runtime::Reasoner;
-use gdlc_benches::{breakthrough, connectfour, simultaneous, threeplayer, tictactoe};
+use gdlc_benches::{
+    breakthrough, breakthrough_relational, connectfour, connectfour_relational, simultaneous,
+    simultaneous_relational, threeplayer, threeplayer_relational, tictactoe, tictactoe_relational,
+};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -130,6 +133,38 @@ fn main() -> ExitCode {
         (
             "threeplayer",
             allocations("threeplayer", threeplayer::Game::new()),
+        ),
+        (
+            "tictactoe_relational",
+            allocations("tictactoe_relational", tictactoe_relational::Game::new()),
+        ),
+        (
+            "connectfour_relational",
+            allocations(
+                "connectfour_relational",
+                connectfour_relational::Game::new(),
+            ),
+        ),
+        (
+            "breakthrough_relational",
+            allocations(
+                "breakthrough_relational",
+                breakthrough_relational::Game::new(),
+            ),
+        ),
+        (
+            "simultaneous_relational",
+            allocations(
+                "simultaneous_relational",
+                simultaneous_relational::Game::new(),
+            ),
+        ),
+        (
+            "threeplayer_relational",
+            allocations(
+                "threeplayer_relational",
+                threeplayer_relational::Game::new(),
+            ),
         ),
     ];
     let failed: Vec<&str> = counts

@@ -10,6 +10,7 @@
 //! target folder that all of them share, so the runtime is compiled once.
 //! A binary newer than its crate's files and the runtime's is used as it is.
 
+use crate::compile::Strategy;
 use crate::output::{
     crate_files, fnv1a64, runtime_path, write_crate, Error as OutputError, VERSION,
 };
@@ -143,7 +144,7 @@ impl Cache {
         key.extend_from_slice(loaded.file.text.as_bytes());
         let package = format!("gdlc-game-{:016x}", fnv1a64(&key));
         let runtime = runtime_path(None)?;
-        let files = crate_files(loaded, &package, game, &runtime)?;
+        let files = crate_files(loaded, &package, game, &runtime, Strategy::Auto)?;
         let dir = self.root.join(&package);
         write_crate(&dir, &files)?;
         let target = self.root.join("target");

@@ -14,6 +14,7 @@
 //! the build script on `gdlc` with `default-features = false` (no command
 //! line).
 
+use crate::compile::Strategy;
 use crate::output::{is_module_name, module_source, package_name, write_if_changed, Error};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,7 @@ pub struct Builder {
     game: Option<PathBuf>,
     module_name: Option<String>,
     out_dir: Option<PathBuf>,
+    strategy: Strategy,
 }
 
 impl Builder {
@@ -43,6 +45,13 @@ impl Builder {
     /// file stem, made a valid name as in [`package_name`]).
     pub fn module_name(mut self, name: impl Into<String>) -> Self {
         self.module_name = Some(name.into());
+        self
+    }
+
+    /// How the generated code evaluates the rules (default:
+    /// [`Strategy::Auto`]).
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
         self
     }
 
@@ -94,7 +103,7 @@ impl Builder {
             );
         }
         let path = out_dir.join(format!("{module}.rs"));
-        write_if_changed(&path, &module_source(&loaded)?)?;
+        write_if_changed(&path, &module_source(&loaded, self.strategy)?)?;
         Ok(path)
     }
 }

@@ -10,6 +10,7 @@ use gdl_runtime::report::{
 };
 use gdl_runtime::{flat_monte_carlo, McBudget, McReport, Reasoner};
 use gdlc::backend::Cache;
+use gdlc::compile::Strategy;
 use gdlc::diagnostics::summary;
 use gdlc::interp::Interpreter;
 use gdlc::output;
@@ -53,6 +54,28 @@ struct Emit {
     /// runtime of the checkout this gdlc was built from].
     #[arg(long, value_name = "P")]
     runtime_path: Option<PathBuf>,
+    /// How the generated code evaluates the rules.
+    #[arg(long, value_enum, default_value = "auto")]
+    strategy: StrategyArg,
+}
+
+/// The values of `--strategy` (see [`gdlc::compile::Strategy`]).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum StrategyArg {
+    /// Ground instances over a bit vector when the game has few enough of
+    /// them, relation by relation otherwise.
+    Auto,
+    /// Relation by relation (joins over containers) whatever the game.
+    Relational,
+}
+
+impl From<StrategyArg> for Strategy {
+    fn from(s: StrategyArg) -> Strategy {
+        match s {
+            StrategyArg::Auto => Strategy::Auto,
+            StrategyArg::Relational => Strategy::Relational,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -107,6 +130,9 @@ enum Command {
         /// Also write the relation dependency graph to FILE (Graphviz DOT).
         #[arg(long, value_name = "FILE")]
         dot: Option<PathBuf>,
+        /// The strategy to explain.
+        #[arg(long, value_enum, default_value = "auto")]
+        strategy: StrategyArg,
     },
     /// Interpreted and compiled side by side: perft and flat Monte-Carlo
     /// speeds of each backend, and their ratios.
@@ -192,7 +218,12 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         let (Some(game), Some(dir)) = (cli.emit.game, cli.emit.output) else {
             unreachable!("clap requires GAME and -o without a command")
         };
-        return emit(&game, &dir, cli.emit.runtime_path.as_deref());
+        return emit(
+            &game,
+            &dir,
+            cli.emit.runtime_path.as_deref(),
+            cli.emit.strategy.into(),
+        );
     };
     let compiled = |game: &Path, args: Vec<String>| {
         let binary = compiled_binary(game)?;
@@ -260,7 +291,11 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             monte_carlo(&mut r, &game, budget, seed, run.json)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Explain { game, dot } => explain(&game, dot.as_deref()),
+        Command::Explain {
+            game,
+            dot,
+            strategy,
+        } => explain(&game, dot.as_deref(), strategy.into()),
         Command::Bench {
             game,
             seconds,
@@ -335,12 +370,23 @@ fn check(game: &Path) -> Result<(), Failure> {
 }
 
 /// `gdlc GAME.kif -o DIR`: writes the crate of the game's reasoner.
-fn emit(game: &Path, dir: &Path, runtime: Option<&Path>) -> Result<ExitCode, Failure> {
+fn emit(
+    game: &Path,
+    dir: &Path,
+    runtime: Option<&Path>,
+    strategy: Strategy,
+) -> Result<ExitCode, Failure> {
     let loaded = load(game)?;
     let runtime = output::runtime_path(runtime).map_err(Failure::of)?;
     let name = stem(game);
-    let files = output::crate_files(&loaded, &output::package_name(&name), &name, &runtime)
-        .map_err(Failure::of)?;
+    let files = output::crate_files(
+        &loaded,
+        &output::package_name(&name),
+        &name,
+        &runtime,
+        strategy,
+    )
+    .map_err(Failure::of)?;
     let changed = output::write_crate(dir, &files).map_err(Failure::of)?;
     println!(
         "{}: wrote crate `{}` to {} ({changed} of {} files changed)",
@@ -459,9 +505,9 @@ fn monte_carlo<R: Reasoner>(
 
 /// `gdlc explain GAME.kif [--dot FILE]`: the compiler's decisions as text,
 /// and the relation graph as DOT.
-fn explain(game: &Path, dot: Option<&Path>) -> Result<ExitCode, Failure> {
+fn explain(game: &Path, dot: Option<&Path>, strategy: Strategy) -> Result<ExitCode, Failure> {
     let loaded = load(game)?;
-    let compiled = gdlc::compile::analyze(&loaded).map_err(Failure::of)?;
+    let compiled = gdlc::compile::analyze_with(&loaded, strategy).map_err(Failure::of)?;
     let name = stem(game);
     if let Some(path) = dot {
         std::fs::write(path, gdlc::compile::explain::dot(&compiled, &name)).map_err(|e| {

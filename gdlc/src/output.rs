@@ -2,7 +2,7 @@
 //! standalone crate (`gdlc GAME.kif -o DIR`), and files rewritten only when
 //! their content changed, so that cargo rebuilds only what did.
 
-use crate::compile::{generate, CompileError};
+use crate::compile::{generate_with, CompileError, Strategy};
 use crate::Loaded;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -92,9 +92,9 @@ pub fn source_name(loaded: &Loaded) -> String {
 }
 
 /// Generates the module of `loaded`, header included.
-pub fn module_source(loaded: &Loaded) -> Result<String, Error> {
+pub fn module_source(loaded: &Loaded, strategy: Strategy) -> Result<String, Error> {
     let name = source_name(loaded);
-    let generated = generate(loaded)?;
+    let generated = generate_with(loaded, strategy)?;
     Ok(header(&name, loaded.file.text.as_bytes()) + &generated.code)
 }
 
@@ -228,10 +228,11 @@ pub fn crate_files(
     package: &str,
     game: &str,
     runtime: &Path,
+    strategy: Strategy,
 ) -> Result<CrateFiles, Error> {
     let name = source_name(loaded);
     let head = header(&name, loaded.file.text.as_bytes());
-    let code = generate(loaded)?.code;
+    let code = generate_with(loaded, strategy)?.code;
     let runtime = runtime.to_str().ok_or_else(|| {
         Error::Setup(format!(
             "the runtime path `{}` is not valid UTF-8",

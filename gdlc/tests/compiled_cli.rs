@@ -281,7 +281,8 @@ fn no_generated_code_uses_unsafe() {
             continue;
         }
         let loaded = gdlc::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
-        let code = gdlc::output::module_source(&loaded).unwrap_or_else(|e| panic!("{e}"));
+        let code = gdlc::output::module_source(&loaded, gdlc::compile::Strategy::Auto)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(!code.contains("unsafe"), "{} uses unsafe", path.display());
         seen += 1;
     }

@@ -31,12 +31,30 @@ fn project_game(name: &str) -> String {
 }
 
 #[test]
+fn explain_says_a_small_game_is_ground() {
+    let run = gdlc(&["explain", &project_game("tictactoe")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // 9 cells * 3 marks + 2 `control` fluents are the possible `next` atoms;
+    // `does`: each role marks one of 9 cells or plays noop.
+    for expected in ["backend: ground: ", "next/1: 29 atoms", "does/2: 20 atoms"] {
+        assert!(
+            run.stdout.contains(expected),
+            "{expected:?} in:\n{}",
+            run.stdout
+        );
+    }
+    assert!(!run.stdout.contains("rule plans ("), "{}", run.stdout);
+}
+
+#[test]
 fn explain_gives_the_state_size_the_plans_and_the_graph() {
     let dir = tempfile::tempdir().unwrap();
     let dot = dir.path().join("graph.dot");
     let run = gdlc(&[
         "explain",
         &project_game("tictactoe"),
+        "--strategy",
+        "relational",
         "--dot",
         dot.to_str().unwrap(),
     ]);
@@ -76,7 +94,13 @@ fn explain_gives_the_state_size_the_plans_and_the_graph() {
     assert!(graph.contains("[style=dashed]"), "{graph}");
     // The same description gives the same report.
     assert_eq!(
-        gdlc(&["explain", &project_game("tictactoe")]).stdout,
+        gdlc(&[
+            "explain",
+            &project_game("tictactoe"),
+            "--strategy",
+            "relational"
+        ])
+        .stdout,
         run.stdout
     );
 }

@@ -524,6 +524,10 @@ mod tests {
         fn fluents(&self, s: &u32) -> Vec<String> {
             vec![format!("(round {s})")]
         }
+
+        fn state_hash(&self, s: &u32) -> u64 {
+            crate::zobrist_key(&format!("(round {s})"))
+        }
     }
 
     fn toy() -> Toy {

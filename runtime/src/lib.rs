@@ -87,4 +87,48 @@ pub trait Reasoner {
     fn parse_move(&mut self, role: usize, text: &str) -> Option<Self::Move>;
     /// The fluents true in `state`, as canonical KIF text, sorted bytewise.
     fn fluents(&self, state: &Self::State) -> Vec<String>;
+    /// A 64-bit hash of `state` for transposition tables: Zobrist hashing,
+    /// the XOR of [`zobrist_key`] over the state's fluents. A fluent's key
+    /// depends only on its canonical text, so every reasoner of a game (the
+    /// interpreter and each compiled one) gives a state the same hash.
+    fn state_hash(&self, state: &Self::State) -> u64;
+}
+
+/// The Zobrist key of a fluent, from its canonical KIF text: FNV-1a over
+/// the bytes, finished with the splitmix64 mixer (so that texts differing
+/// in one character get unrelated keys).
+pub fn zobrist_key(fluent: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in fluent.as_bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::zobrist_key;
+
+    #[test]
+    fn zobrist_keys_depend_on_the_whole_text() {
+        let texts = [
+            "(cell 1 1 x)",
+            "(cell 1 1 o)",
+            "(cell 1 2 x)",
+            "(control x)",
+            "a",
+        ];
+        let keys: Vec<u64> = texts.iter().map(|t| zobrist_key(t)).collect();
+        for (i, a) in keys.iter().enumerate() {
+            assert_eq!(*a, zobrist_key(texts[i]), "deterministic");
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+                // Unrelated keys differ in about half their bits.
+                assert!((a ^ b).count_ones() > 10, "{a:x} {b:x}");
+            }
+        }
+    }
 }

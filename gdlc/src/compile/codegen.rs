@@ -42,7 +42,6 @@ pub fn module(input: Input<'_>) -> String {
         containers,
         tables,
     } = input;
-    let words = domains.fluents.div_ceil(64).max(1);
     let n_layers = layers.layers.len();
 
     let mut rule_fns = Vec::new();
@@ -203,18 +202,8 @@ pub fn module(input: Input<'_>) -> String {
     });
 
     let offset_tokens = offset_items.iter().map(|(_, item)| item);
-    let texts = domains.texts.iter().map(|t| quote! { #t });
-    let n_terms = Literal::usize_unsuffixed(domains.texts.len());
-    let n_fluents = Literal::usize_unsuffixed(domains.fluents);
-    let n_words = Literal::usize_unsuffixed(words);
-    let n_roles = Literal::usize_unsuffixed(program.roles.len());
-    let role_ids = program.roles.iter().map(|&r| lit(domains.id(r)));
-    let mut initial = vec![0u64; words];
-    for &f in &program.init {
-        let id = domains.id(f) as usize;
-        initial[id / 64] |= 1 << (id % 64);
-    }
-    let initial = initial.iter().map(|&w| Literal::u64_unsuffixed(w));
+    let shared = shared_items(program, domains);
+    let shared_methods = shared_methods();
     let n_layers_lit = Literal::usize_unsuffixed(n_layers);
     let does = rel_field(program.does_rel);
 
@@ -300,35 +289,10 @@ pub fn module(input: Input<'_>) -> String {
     let tokens = quote! {
         use ::gdl_runtime::support::{boxed_range, find, range, Rel};
 
-        /// Number of possible fluents (the bits of a state).
-        pub const FLUENTS: usize = #n_fluents;
-        /// Words of a state.
-        const WORDS: usize = #n_words;
-        /// Canonical text of every term, by id: fluents first, each group sorted.
-        static TERM_TEXT: [&str; #n_terms] = [#(#texts),*];
-        /// The term id of each role.
-        static ROLE_IDS: [u32; #n_roles] = [#(#role_ids),*];
-        /// The initial state.
-        const INITIAL: [u64; WORDS] = [#(#initial),*];
+        #shared
 
         #(#table_items)*
         #(#offset_tokens)*
-
-        /// A game state: the set of true fluents, one bit per possible fluent.
-        #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-        pub struct State(pub [u64; WORDS]);
-
-        impl State {
-            /// Whether fluent `f` holds.
-            #[inline]
-            fn holds(&self, f: u32) -> bool {
-                self.0[(f >> 6) as usize] >> (f & 63) & 1 != 0
-            }
-        }
-
-        /// A move: the id of its term.
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-        pub struct Move(pub u32);
 
         /// The compiled reasoner.
         pub struct Game {
@@ -385,13 +349,7 @@ pub fn module(input: Input<'_>) -> String {
             type State = State;
             type Move = Move;
 
-            fn roles(&self) -> &[String] {
-                &self.roles
-            }
-
-            fn initial_state(&mut self) -> State {
-                State(INITIAL)
-            }
+            #shared_methods
 
             fn is_terminal(&mut self, state: &State) -> bool {
                 self.load(state);
@@ -432,29 +390,107 @@ pub fn module(input: Input<'_>) -> String {
                 }
             }
 
-            fn move_text(&self, _role: usize, mv: Move) -> String {
-                TERM_TEXT[mv.0 as usize].to_string()
-            }
-
-            fn parse_move(&mut self, _role: usize, text: &str) -> Option<Move> {
-                let text = ::gdl_runtime::kif::canonical(text)?;
-                let (fluents, rest) = TERM_TEXT.split_at(FLUENTS);
-                if let Ok(i) = rest.binary_search(&text.as_str()) {
-                    return Some(Move((FLUENTS + i) as u32));
-                }
-                fluents.binary_search(&text.as_str()).ok().map(|i| Move(i as u32))
-            }
-
-            fn fluents(&self, state: &State) -> Vec<String> {
-                (0..FLUENTS as u32)
-                    .filter(|&f| state.holds(f))
-                    .map(|f| TERM_TEXT[f as usize].to_string())
-                    .collect()
-            }
         }
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
     prettyplease::unparse(&file)
+}
+
+/// The items both backends define: the constants (`FLUENTS`, `WORDS`,
+/// `TERM_TEXT`, `ROLE_IDS`, `INITIAL`), `State` and `Move`.
+pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream {
+    let words = domains.fluents.div_ceil(64).max(1);
+    let texts = domains.texts.iter().map(|t| quote! { #t });
+    let n_terms = Literal::usize_unsuffixed(domains.texts.len());
+    let n_fluents = Literal::usize_unsuffixed(domains.fluents);
+    let n_words = Literal::usize_unsuffixed(words);
+    let n_roles = Literal::usize_unsuffixed(program.roles.len());
+    let role_ids = program.roles.iter().map(|&r| lit(domains.id(r)));
+    let mut initial = vec![0u64; words];
+    for &f in &program.init {
+        let id = domains.id(f) as usize;
+        initial[id / 64] |= 1 << (id % 64);
+    }
+    let initial = initial.iter().map(|&w| Literal::u64_unsuffixed(w));
+    let zobrist = domains.texts[..domains.fluents]
+        .iter()
+        .map(|t| Literal::u64_unsuffixed(gdl_runtime::zobrist_key(t)));
+    quote! {
+        /// The Zobrist key of every fluent (`gdl_runtime::zobrist_key` of its text).
+        static ZOBRIST: [u64; FLUENTS] = [#(#zobrist),*];
+        /// Number of possible fluents (the bits of a state).
+        pub const FLUENTS: usize = #n_fluents;
+        /// Words of a state.
+        const WORDS: usize = #n_words;
+        /// Canonical text of every term, by id: fluents first, each group sorted.
+        static TERM_TEXT: [&str; #n_terms] = [#(#texts),*];
+        /// The term id of each role.
+        static ROLE_IDS: [u32; #n_roles] = [#(#role_ids),*];
+        /// The initial state.
+        const INITIAL: [u64; WORDS] = [#(#initial),*];
+
+        /// A game state: the set of true fluents, one bit per possible fluent.
+        #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+        pub struct State(pub [u64; WORDS]);
+
+        impl State {
+            /// Whether fluent `f` holds.
+            #[inline]
+            fn holds(&self, f: u32) -> bool {
+                self.0[(f >> 6) as usize] >> (f & 63) & 1 != 0
+            }
+        }
+
+        /// A move: the id of its term.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        pub struct Move(pub u32);
+    }
+}
+
+/// The methods of `Reasoner` both backends implement alike (in `impl
+/// Reasoner for Game`; `Game` has a `roles` field).
+pub(super) fn shared_methods() -> TokenStream {
+    quote! {
+        fn roles(&self) -> &[String] {
+            &self.roles
+        }
+
+        fn initial_state(&mut self) -> State {
+            State(INITIAL)
+        }
+
+        fn move_text(&self, _role: usize, mv: Move) -> String {
+            TERM_TEXT[mv.0 as usize].to_string()
+        }
+
+        fn parse_move(&mut self, _role: usize, text: &str) -> Option<Move> {
+            let text = ::gdl_runtime::kif::canonical(text)?;
+            let (fluents, rest) = TERM_TEXT.split_at(FLUENTS);
+            if let Ok(i) = rest.binary_search(&text.as_str()) {
+                return Some(Move((FLUENTS + i) as u32));
+            }
+            fluents.binary_search(&text.as_str()).ok().map(|i| Move(i as u32))
+        }
+
+        fn fluents(&self, state: &State) -> Vec<String> {
+            (0..FLUENTS as u32)
+                .filter(|&f| state.holds(f))
+                .map(|f| TERM_TEXT[f as usize].to_string())
+                .collect()
+        }
+
+        fn state_hash(&self, state: &State) -> u64 {
+            let mut h = 0u64;
+            for (w, &word) in state.0.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    h ^= ZOBRIST[w * 64 + word.trailing_zeros() as usize];
+                    word &= word - 1;
+                }
+            }
+            h
+        }
+    }
 }
 
 /// The field of a relation's container.

@@ -30,6 +30,9 @@ const MAX_ROWS: usize = 400_000;
 /// Most candidate tuples one relaxed evaluation of a rule may look at; past
 /// it the rule's head domains are computed argument by argument.
 const MAX_JOIN_WORK: usize = 4_000_000;
+/// Most ground rule instances enumerated for the ground backend; past it
+/// the game is compiled relation by relation.
+pub const MAX_GROUND_INSTANCES: usize = 60_000;
 
 /// The domains of every argument position, and the runtime term ids.
 pub struct Domains {
@@ -45,6 +48,11 @@ pub struct Domains {
     /// Per relation, its number of facts in the relaxed evaluation, when
     /// it was small enough to enumerate.
     pub rows: Vec<Option<usize>>,
+    /// Per rule, every binding of its variables that satisfies its positive
+    /// literals and filters in the relaxed evaluation (compile-time ids, by
+    /// variable number): the ground instances of the program, when there
+    /// are at most [`MAX_GROUND_INSTANCES`] of them.
+    pub instances: Option<Vec<Vec<Vec<TermId>>>>,
 }
 
 impl Domains {
@@ -56,7 +64,7 @@ impl Domains {
 
 /// Computes the domains of `program` and numbers its terms.
 pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
-    let (dom, rows) = Grounder::new(program).run()?;
+    let (dom, rows, instances) = Grounder::new(program).run()?;
     if dom[program.true_rel][0].len() > MAX_FLUENTS {
         return Err(CompileError(format!(
             "the game has more than {MAX_FLUENTS} possible fluents"
@@ -96,6 +104,7 @@ pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
         texts,
         fluents: fluents.len(),
         rows,
+        instances,
     })
 }
 
@@ -331,12 +340,26 @@ impl<'a> Grounder<'a> {
         self.tuples[r].as_ref().map_or(0, |t| t.rows.len())
     }
 
-    /// The domains, and the number of relaxed facts of each relation.
+    /// The domains, the number of relaxed facts of each relation and the
+    /// ground instances of the rules (when few enough).
     #[allow(clippy::type_complexity)]
-    fn run(mut self) -> Result<(Vec<Vec<FxHashSet<TermId>>>, Vec<Option<usize>>), CompileError> {
+    fn run(
+        mut self,
+    ) -> Result<
+        (
+            Vec<Vec<FxHashSet<TermId>>>,
+            Vec<Option<usize>>,
+            Option<Vec<Vec<Vec<TermId>>>>,
+        ),
+        CompileError,
+    > {
         let n = self.program.relations.len();
         let rules = std::mem::take(&mut self.program.rules);
         let result = self.fixpoint(&rules, n);
+        let instances = match result {
+            Ok(()) => self.instances(&rules),
+            Err(_) => None,
+        };
         self.program.rules = rules;
         result?;
         let rows = self
@@ -344,7 +367,46 @@ impl<'a> Grounder<'a> {
             .iter()
             .map(|t| t.as_ref().map(|t| t.rows.len()))
             .collect();
-        Ok((self.dom, rows))
+        Ok((self.dom, rows, instances))
+    }
+
+    /// Every binding of every rule over the relaxed facts, or `None` when
+    /// a relation is known only argument by argument or there are more
+    /// than [`MAX_GROUND_INSTANCES`].
+    fn instances(&mut self, rules: &[Rule]) -> Option<Vec<Vec<Vec<TermId>>>> {
+        if !self.too_large.is_empty() || self.tuples.iter().any(Option::is_none) {
+            return None;
+        }
+        let mut all = Vec::with_capacity(rules.len());
+        let mut total = 0usize;
+        for rule in rules {
+            let mut found: Vec<Vec<TermId>> = Vec::new();
+            let mut binding = vec![None; rule.vars.len()];
+            let mut pending: Vec<usize> = (0..rule.body.len()).collect();
+            let mut work = 0usize;
+            let mut over = false;
+            self.join(
+                rule,
+                None,
+                &mut pending,
+                &mut binding,
+                &mut work,
+                &mut |b: &[Option<TermId>]| {
+                    if total + found.len() >= MAX_GROUND_INSTANCES {
+                        over = true;
+                    } else {
+                        found.push(b.iter().map(|t| t.expect("variables are bound")).collect());
+                    }
+                },
+            )
+            .ok()?;
+            if over {
+                return None;
+            }
+            total += found.len();
+            all.push(found);
+        }
+        Some(all)
     }
 
     fn fixpoint(&mut self, rules: &[Rule], n: usize) -> Result<(), CompileError> {

@@ -38,6 +38,47 @@ pub fn report(c: &Compiled, game: &str) -> String {
         "terms: {terms} runtime term ids ({fluents} fluents, {} other terms)",
         terms - fluents
     );
+    match &c.ground {
+        Ok(g) => {
+            let atoms: usize = g.atoms.iter().sum();
+            let _ = writeln!(
+                out,
+                "backend: ground: {} rule instances over {atoms} atoms; one bit vector of \
+                 [u64; {}] = {} bytes (state, per-state atoms, then from word {} the \
+                 per-move atoms: next, does, the rest)",
+                g.instances(),
+                g.words,
+                g.words * 8,
+                g.move_word
+            );
+            for (r, &n) in g.atoms.iter().enumerate() {
+                if n > 0 {
+                    let _ = writeln!(out, "  {}: {n} atoms", relation_name(p, r));
+                }
+            }
+            for rule in g.rules.iter().flatten() {
+                let _ = writeln!(
+                    out,
+                    "  rule {}: {} instances, {} positive and {} negative tests each{}",
+                    rule.rule,
+                    rule.rows.len(),
+                    rule.pos,
+                    rule.neg,
+                    if rule.driven {
+                        ", visited from the set bits of the first"
+                    } else {
+                        ", all visited"
+                    }
+                );
+            }
+        }
+        Err(why) => {
+            let _ = writeln!(
+                out,
+                "backend: relational (not ground: {why}); the relations, layers and plans below"
+            );
+        }
+    }
     if !c.inlined.is_empty() {
         let names: Vec<String> = c
             .inlined
@@ -52,6 +93,9 @@ pub fn report(c: &Compiled, game: &str) -> String {
     }
     relations(&mut out, c);
     layers(&mut out, p, &c.layers);
+    if c.ground.is_ok() {
+        return out;
+    }
     plans(&mut out, c);
     let rows: usize = c.tables.tables.iter().map(|t| t.rows.len()).sum();
     let cells: usize = c
@@ -366,11 +410,15 @@ fn pat_text(p: &Program, vars: &[String], pat: &Pat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::analyze;
+    use crate::compile::{analyze_with, Strategy};
+
+    fn compiled_with(text: &str, strategy: Strategy) -> Compiled {
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        analyze_with(&loaded, strategy).expect("compiles")
+    }
 
     fn compiled(text: &str) -> Compiled {
-        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
-        analyze(&loaded).expect("compiles")
+        compiled_with(text, Strategy::Relational)
     }
 
     const GAME: &str = "(role a)\n(init (p 1))\n(n 1)\n(n 2)\n\
@@ -398,6 +446,22 @@ mod tests {
         ] {
             assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
         }
+    }
+
+    #[test]
+    fn a_ground_report_counts_atoms_and_instances() {
+        let text = report(&compiled_with(GAME, Strategy::Auto), "t");
+        for expected in [
+            "backend: ground: ",
+            "legal/2: 2 atoms",
+            "does/2: 2 atoms",
+            "next/1: 2 atoms",
+        ] {
+            assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
+        }
+        assert!(!text.contains("constant tables: "), "{text}");
+        let relational = report(&compiled(GAME), "t");
+        assert!(relational.contains("backend: relational (not ground: "));
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod codegen;
 pub mod containers;
 pub mod domains;
 pub mod explain;
+pub mod ground;
+pub mod ground_codegen;
 pub mod inline;
 pub mod layers;
 pub mod normalize;
@@ -35,6 +37,17 @@ impl std::fmt::Display for CompileError {
 }
 
 impl std::error::Error for CompileError {}
+
+/// How the rules are evaluated by the generated code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// Ground when the game has few enough rule instances
+    /// ([`ground::ground`]), relation by relation otherwise.
+    #[default]
+    Auto,
+    /// Relation by relation (joins over containers), whatever the game.
+    Relational,
+}
 
 /// The generated reasoner.
 pub struct Generated {
@@ -59,14 +72,33 @@ pub struct Compiled {
     pub containers: Vec<containers::Container>,
     /// The constant tables.
     pub tables: plan::Tables,
+    /// The ground program, or why the game is compiled relation by
+    /// relation instead.
+    pub ground: Result<ground::Ground, String>,
 }
 
 /// Runs stages 3–7 on a checked description.
 pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
+    analyze_with(loaded, Strategy::Auto)
+}
+
+/// Runs stages 3–7 on a checked description, with the given strategy.
+pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, CompileError> {
     let mut program = normalize::normalize(&loaded.analysis.rules)?;
     let domains = domains::compute(&mut program)?;
-    let inlined = inline::inline(&mut program, &domains);
     let layers = layers::build(&program);
+    let ground = match strategy {
+        Strategy::Auto => ground::ground(&program, &domains, &layers),
+        Strategy::Relational => Err("the relational strategy was asked for".into()),
+    };
+    // Inlining serves the relational code only (and would change the
+    // rules the ground instances are numbered by).
+    let (inlined, layers) = if ground.is_ok() {
+        (Vec::new(), layers)
+    } else {
+        let inlined = inline::inline(&mut program, &domains);
+        (inlined, layers::build(&program))
+    };
     let mut tables = plan::Tables::default();
     let plans = plan::plan_rules(&program, &domains, &mut tables);
     let containers = containers::choose(&program, &domains);
@@ -78,13 +110,23 @@ pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
         plans,
         containers,
         tables,
+        ground,
     })
 }
 
 /// Compiles a checked description into the source of a module (without
 /// a header: [`crate::output`] adds one naming the input).
 pub fn generate(loaded: &Loaded) -> Result<Generated, CompileError> {
-    let mut c = analyze(loaded)?;
+    generate_with(loaded, Strategy::Auto)
+}
+
+/// [`generate`] with the given strategy.
+pub fn generate_with(loaded: &Loaded, strategy: Strategy) -> Result<Generated, CompileError> {
+    let mut c = analyze_with(loaded, strategy)?;
+    if let Ok(ground) = &c.ground {
+        let code = ground_codegen::module(&c.program, &c.domains, &c.layers, ground);
+        return Ok(Generated { code });
+    }
     let code = codegen::module(codegen::Input {
         program: &c.program,
         domains: &c.domains,

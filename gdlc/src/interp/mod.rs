@@ -666,6 +666,14 @@ impl Reasoner for Interpreter {
         texts.sort();
         texts
     }
+
+    fn state_hash(&self, state: &State) -> u64 {
+        state
+            .0
+            .iter()
+            .map(|&f| gdl_runtime::zobrist_key(&self.store.text(f)))
+            .fold(0, |h, k| h ^ k)
+    }
 }
 
 /// The relation a step reads, if any.

@@ -1,0 +1,423 @@
+//! Stage 5b, grounding: when the relaxed evaluation found few enough rule
+//! instances ([`Domains::instances`]), every dynamic ground atom gets a bit
+//! and every rule instance becomes a conjunction of bit tests. Static
+//! literals and filters are decided here, at compile time, and vanish; what
+//! is left reads only `true`, `does` and derived atoms. The generated
+//! reasoner then evaluates these instances layer by layer over one bit
+//! vector, with no tuples, hashing or joins at run time (see
+//! [`super::ground_codegen`]).
+//!
+//! The bit vector, in words:
+//!
+//! - the state: bit `f` is fluent `f` (runtime id);
+//! - the per-state atoms: a constant-one bit, then the atoms of relations
+//!   computed per state;
+//! - from word [`Ground::move_word`] on, cleared for every joint move: the
+//!   `next` block (bit `next_base + f` is `(next f)`, so the next state is a
+//!   copy of these words), the `does` atoms, then the other relations
+//!   computed per joint move.
+
+use super::domains::Domains;
+use super::layers::Layers;
+use super::normalize::{lookup, Class, Lit, Program, RelId};
+use crate::interp::terms::TermId;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Most bit-test slots (heads and literals) of all instances together;
+/// past it the ground tables would make the generated source too large.
+const MAX_SLOTS: usize = 400_000;
+
+/// The instances of one rule, as rows of bits.
+pub struct GroundRule {
+    /// The rule (index into [`Program::rules`]).
+    pub rule: usize,
+    /// Positive dynamic literals per instance.
+    pub pos: usize,
+    /// Negative dynamic literals per instance.
+    pub neg: usize,
+    /// Per instance: the head's bit, then the positive literals' bits, then
+    /// the negative literals' bits.
+    pub rows: Vec<Vec<u32>>,
+    /// Whether the rows are sorted by their first positive literal, the
+    /// one with the most distinct bits: the evaluation then visits only
+    /// the rows whose first literal is set.
+    pub driven: bool,
+}
+
+/// The ground program.
+pub struct Ground {
+    /// Words of the whole bit vector.
+    pub words: usize,
+    /// The bit that is always one.
+    pub one: u32,
+    /// First word of the per-joint-move part.
+    pub move_word: usize,
+    /// Bit of `(next f)` for fluent 0.
+    pub next_base: u32,
+    /// Per role: `(bit, move id)` of each possible legal move.
+    pub legal: Vec<Vec<(u32, u32)>>,
+    /// Per role: `(move id, bit)` of each possible `does`, by move id.
+    pub does: Vec<Vec<(u32, u32)>>,
+    /// Bits whose truth makes the state terminal.
+    pub terminal: Vec<u32>,
+    /// Per role: `(bit, value id)` of each possible goal.
+    pub goals: Vec<Vec<(u32, u32)>>,
+    /// Per rule with instances: its rows, by rule index.
+    pub rules: Vec<Option<GroundRule>>,
+    /// Atoms per relation (for `gdlc explain`).
+    pub atoms: Vec<usize>,
+    /// Per layer: whether it is evaluated again for every joint move (it
+    /// reads `does`, or defines `next`).
+    pub per_move: Vec<bool>,
+}
+
+impl Ground {
+    /// Total instances.
+    pub fn instances(&self) -> usize {
+        self.rules.iter().flatten().map(|g| g.rows.len()).sum()
+    }
+}
+
+/// Grounds `program`, or says why not.
+pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<Ground, String> {
+    let Some(instances) = &domains.instances else {
+        return Err(format!(
+            "more than {} rule instances (or a relation too large to enumerate)",
+            super::domains::MAX_GROUND_INSTANCES
+        ));
+    };
+    let fluents = domains.fluents;
+    let state_words = fluents.div_ceil(64).max(1);
+    let mut b = Builder {
+        bit: FxHashMap::default(),
+        next_free: (state_words * 64) as u32,
+        atoms: vec![0; program.relations.len()],
+    };
+    let one = b.fresh();
+    // Per-state relations, in layer order, then the per-move part.
+    let mut heads: Vec<Vec<Vec<TermId>>> = vec![Vec::new(); program.relations.len()];
+    for (rule, found) in program.rules.iter().zip(instances) {
+        let r = rule.head.rel;
+        for binding in found {
+            let row: Vec<TermId> = rule
+                .head
+                .args
+                .iter()
+                .map(|a| {
+                    lookup(&program.store, a, binding).expect("interned by the relaxed evaluation")
+                })
+                .collect();
+            heads[r].push(row);
+        }
+    }
+    for h in &mut heads {
+        h.sort_unstable_by_key(|row| row.iter().map(|&t| domains.id(t)).collect::<Vec<_>>());
+        h.dedup();
+    }
+    let next_rels: Vec<RelId> = program.answers[1].clone();
+    for layer in &layers.layers {
+        if layer.class != Class::State {
+            continue;
+        }
+        for &r in &layer.members {
+            for row in &heads[r] {
+                b.atom(r, row);
+            }
+        }
+    }
+    let move_word = (b.next_free as usize).div_ceil(64);
+    let next_base = (move_word * 64) as u32;
+    for &r in &next_rels {
+        for row in &heads[r] {
+            let bit = next_base + domains.id(row[0]);
+            b.bit.insert((r, row.clone()), bit);
+            b.atoms[r] += 1;
+        }
+    }
+    b.next_free = next_base + (state_words * 64) as u32;
+    // `does`: what `legal` can produce.
+    let mut does: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
+    let mut legal: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
+    for &r in &program.answers[0] {
+        let rows: Vec<Vec<TermId>> = if program.class[r] == Class::Static {
+            program.facts[r].clone()
+        } else {
+            heads[r].clone()
+        };
+        for row in rows {
+            let Some(role) = program.roles.iter().position(|&x| x == row[0]) else {
+                continue;
+            };
+            let key = (program.does_rel, row.clone());
+            if !b.bit.contains_key(&key) {
+                let bit = b.fresh();
+                b.bit.insert(key, bit);
+                b.atoms[program.does_rel] += 1;
+                does[role].push((domains.id(row[1]), bit));
+            }
+            let bit = if program.class[r] == Class::Static {
+                one
+            } else {
+                b.bit[&(r, row.clone())]
+            };
+            legal[role].push((bit, domains.id(row[1])));
+        }
+    }
+    for d in &mut does {
+        d.sort_unstable();
+    }
+    for l in &mut legal {
+        l.sort_unstable_by_key(|&(_, m)| m);
+        l.dedup_by_key(|&mut (_, m)| m);
+    }
+    for layer in &layers.layers {
+        if layer.class != Class::Move {
+            continue;
+        }
+        for &r in &layer.members {
+            if next_rels.contains(&r) {
+                continue;
+            }
+            for row in &heads[r] {
+                b.atom(r, row);
+            }
+        }
+    }
+    // At least one bit past the last atom: it is never set.
+    let words = (b.next_free as usize + 1).div_ceil(64);
+
+    let answer_bits = |b: &Builder, r: RelId, row: &[TermId]| -> u32 {
+        if program.class[r] == Class::Static {
+            one
+        } else {
+            b.bit[&(r, row.to_vec())]
+        }
+    };
+    let mut terminal = Vec::new();
+    for &r in &program.answers[2] {
+        let rows = if program.class[r] == Class::Static {
+            &program.facts[r]
+        } else {
+            &heads[r]
+        };
+        for row in rows {
+            terminal.push(answer_bits(&b, r, row));
+        }
+    }
+    let mut goals: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
+    for &r in &program.answers[3] {
+        let rows = if program.class[r] == Class::Static {
+            &program.facts[r]
+        } else {
+            &heads[r]
+        };
+        for row in rows {
+            if let Some(role) = program.roles.iter().position(|&x| x == row[0]) {
+                goals[role].push((answer_bits(&b, r, row), domains.id(row[1])));
+            }
+        }
+    }
+    if program.answers[1]
+        .iter()
+        .any(|&r| program.class[r] == Class::Static && !program.facts[r].is_empty())
+    {
+        return Err("`next` has facts that hold in every state".into());
+    }
+
+    // The instances as rows of bits.
+    let static_facts: Vec<FxHashSet<Vec<TermId>>> = program
+        .facts
+        .iter()
+        .map(|rows| rows.iter().cloned().collect())
+        .collect();
+    let mut slots = 0usize;
+    let mut rules = Vec::with_capacity(program.rules.len());
+    for (index, (rule, found)) in program.rules.iter().zip(instances).enumerate() {
+        if found.is_empty() {
+            rules.push(None);
+            continue;
+        }
+        let mut rows = Vec::with_capacity(found.len());
+        let (mut pos, mut neg) = (0, 0);
+        'instance: for binding in found {
+            let head_row: Vec<TermId> = rule
+                .head
+                .args
+                .iter()
+                .map(|a| lookup(&program.store, a, binding).expect("head instantiated above"))
+                .collect();
+            let mut p = Vec::new();
+            let mut n = Vec::new();
+            for lit in &rule.body {
+                let (atom, positive) = match lit {
+                    Lit::Pos(a) => (a, true),
+                    Lit::Neg(a) => (a, false),
+                    Lit::Distinct(..) | Lit::Same(..) => continue,
+                };
+                let row: Option<Vec<TermId>> = atom
+                    .args
+                    .iter()
+                    .map(|a| lookup(&program.store, a, binding))
+                    .collect();
+                let r = atom.rel;
+                if program.class[r] == Class::Static {
+                    let holds = row.is_some_and(|row| static_facts[r].contains(&row));
+                    if holds != positive {
+                        continue 'instance;
+                    }
+                    continue;
+                }
+                // No bit: an atom the relaxed evaluation never derives.
+                let bit = match row {
+                    Some(row) if r == program.true_rel => {
+                        let f = domains.id(row[0]);
+                        ((f as usize) < fluents).then_some(f)
+                    }
+                    Some(row) => b.bit.get(&(r, row)).copied(),
+                    None => None,
+                };
+                match (bit, positive) {
+                    (Some(bit), true) => p.push(bit),
+                    (Some(bit), false) => n.push(bit),
+                    (None, true) => continue 'instance,
+                    (None, false) => {}
+                }
+            }
+            pos = pos.max(p.len());
+            neg = neg.max(n.len());
+            let head = b.bit[&(rule.head.rel, head_row)];
+            rows.push((head, p, n));
+        }
+        // Rows of one width: pad with the one bit (positive) and with a bit
+        // that is never set (negative): the head's own bit is not usable,
+        // so the never-set bit is the last one of the vector.
+        let never = (words * 64 - 1) as u32;
+        let mut rows: Vec<Vec<u32>> = rows
+            .into_iter()
+            .map(|(head, mut p, mut n)| {
+                p.resize(pos, one);
+                n.resize(neg, never);
+                std::iter::once(head).chain(p).chain(n).collect()
+            })
+            .collect();
+        // The driver: the positive column with the most distinct bits,
+        // moved first.
+        let mut driven = pos > 0;
+        if driven {
+            let distinct = |c: usize| {
+                let mut bits: Vec<u32> = rows.iter().map(|r| r[c]).collect();
+                bits.sort_unstable();
+                bits.dedup();
+                bits.len()
+            };
+            let best = (1..=pos)
+                .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
+                .expect("a positive column");
+            for r in &mut rows {
+                r.swap(1, best);
+            }
+        }
+        rows.sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
+        rows.dedup();
+        // The evaluation keeps one offset per bit of the driver's range.
+        if driven {
+            let span = (rows[rows.len() - 1][1] - rows[0][1]) as usize + 1;
+            driven = span <= 16 * rows.len() + 64;
+        }
+        slots += rows.len() * (1 + pos + neg);
+        if slots > MAX_SLOTS {
+            return Err(format!(
+                "the ground instances need more than {MAX_SLOTS} bit tests"
+            ));
+        }
+        rules.push(Some(GroundRule {
+            rule: index,
+            pos,
+            neg,
+            rows,
+            driven,
+        }));
+    }
+    let per_move = layers
+        .layers
+        .iter()
+        .map(|l| l.class == Class::Move || l.members.iter().all(|r| next_rels.contains(r)))
+        .collect();
+    Ok(Ground {
+        per_move,
+        words,
+        one,
+        move_word,
+        next_base,
+        legal,
+        does,
+        terminal,
+        goals,
+        rules,
+        atoms: b.atoms,
+    })
+}
+
+/// Hands out bits.
+struct Builder {
+    bit: FxHashMap<(RelId, Vec<TermId>), u32>,
+    next_free: u32,
+    atoms: Vec<usize>,
+}
+
+impl Builder {
+    fn fresh(&mut self) -> u32 {
+        self.next_free += 1;
+        self.next_free - 1
+    }
+
+    fn atom(&mut self, r: RelId, row: &[TermId]) {
+        let key = (r, row.to_vec());
+        if !self.bit.contains_key(&key) {
+            let bit = self.fresh();
+            self.bit.insert(key, bit);
+            self.atoms[r] += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::analyze;
+
+    const GAME: &str = "(role a)\n(init (p 1))\n(n 1)\n(n 2)\n(m 2)\n\
+        (<= (legal a (go ?x)) (n ?x) (not (true (p ?x))) (not (m ?x)))\n\
+        (<= (legal a wait) (true (p 1)) (not (true (q 1))))\n\
+        (<= (next (p ?x)) (does a (go ?x)))\n\
+        (<= (next (p ?x)) (true (p ?x)) (distinct ?x 2))\n\
+        (<= (goal a 100) (true (p 2)))\n(<= (goal a 0) (not (true (p 2))))\n\
+        (<= terminal (true (p 2)))\n";
+
+    #[test]
+    fn static_literals_and_filters_are_decided_at_compile_time() {
+        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
+        let c = analyze(&loaded).expect("compiles");
+        let g = c.ground.as_ref().expect("small enough to ground");
+        let rules = &c.program.rules;
+        let rows_of = |text: &str| {
+            let i = rules.iter().position(|r| r.text.contains(text)).expect(text);
+            g.rules[i].as_ref().map(|r| (r.pos, r.neg, r.rows.len()))
+        };
+        // `(m 2)` excludes x = 2: one instance, whose only test is `not (true (p 1))`.
+        assert_eq!(rows_of("(legal a (go ?x))"), Some((0, 1, 1)));
+        // `(q 1)` is no possible fluent: its negation always holds and vanishes.
+        assert_eq!(rows_of("(legal a wait)"), Some((1, 0, 1)));
+        // `distinct ?x 2` leaves the instance for (p 1) only.
+        assert_eq!(rows_of("(true (p ?x)) (distinct ?x 2)"), Some((1, 0, 1)));
+        // `(next f)` is bit `next_base + f`; the fluent's bit is `f`.
+        let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
+        let i = rules
+            .iter()
+            .position(|r| r.text.contains("(distinct ?x 2)"))
+            .unwrap();
+        let row = &g.rules[i].as_ref().unwrap().rows[0];
+        assert_eq!(row, &vec![g.next_base + id("(p 1)"), id("(p 1)")]);
+        assert_eq!(g.next_base as usize, g.move_word * 64);
+        assert!(g.move_word * 64 > g.one as usize);
+    }
+}

@@ -1,0 +1,365 @@
+//! Stage 8 for a ground program ([`super::ground`]): the reasoner keeps one
+//! bit vector — the state, then every derived atom — and evaluates each
+//! rule as a loop over its instances, a static table of bit numbers. A
+//! phase evaluates only the layers of its cone, as in [`super::codegen`].
+
+use super::codegen::{shared_items, shared_methods};
+use super::domains::Domains;
+use super::ground::{Ground, GroundRule};
+use super::layers::Layers;
+use super::normalize::Program;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// The generated module.
+pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Ground) -> String {
+    let n_layers = Literal::usize_unsuffixed(layers.layers.len());
+    let bits_words = Literal::usize_unsuffixed(ground.words);
+    let move_word = Literal::usize_unsuffixed(ground.move_word);
+    let one = lit(ground.one);
+
+    let mut tables = Vec::new();
+    let mut rule_fns = Vec::new();
+    for g in ground.rules.iter().flatten() {
+        tables.push(rule_table(g));
+        rule_fns.push(rule_fn(program, g));
+    }
+
+    let layer_fns = layers.layers.iter().enumerate().map(|(i, layer)| {
+        let name = format_ident!("layer_{i}");
+        let calls: Vec<proc_macro2::Ident> = layer
+            .rules
+            .iter()
+            .filter(|&&r| ground.rules[r].is_some())
+            .map(|&r| format_ident!("rule_{r}"))
+            .collect();
+        let body = if layer.recursive {
+            let calls = calls.iter().map(|f| quote! { changed |= self.#f(); });
+            quote! {
+                loop {
+                    let mut changed = false;
+                    #(#calls)*
+                    if !changed {
+                        break;
+                    }
+                }
+            }
+        } else {
+            quote! { #(self.#calls();)* }
+        };
+        quote! {
+            fn #name(&mut self) {
+                #body
+            }
+        }
+    });
+
+    let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
+    let phase_fns = layers.phases.iter().zip(phase_names).map(|(order, name)| {
+        let name = format_ident!("{name}");
+        let calls = order.iter().map(|&l| {
+            let f = format_ident!("layer_{l}");
+            let idx = Literal::usize_unsuffixed(l);
+            quote! {
+                if !self.done[#idx] {
+                    self.#f();
+                    self.done[#idx] = true;
+                }
+            }
+        });
+        quote! {
+            fn #name(&mut self) {
+                #(#calls)*
+            }
+        }
+    });
+    let reset_move_layers =
+        ground
+            .per_move
+            .iter()
+            .enumerate()
+            .filter(|&(_, &m)| m)
+            .map(|(l, _)| {
+                let idx = Literal::usize_unsuffixed(l);
+                quote! { self.done[#idx] = false; }
+            });
+
+    let per_role = |name: &str, lists: &[Vec<(u32, u32)>]| -> TokenStream {
+        let name = format_ident!("{name}");
+        let n = Literal::usize_unsuffixed(lists.len());
+        let lists = lists.iter().map(|l| {
+            let pairs = l.iter().map(|&(a, b)| {
+                let (a, b) = (lit(a), lit(b));
+                quote! { (#a, #b) }
+            });
+            quote! { &[#(#pairs),*] }
+        });
+        quote! { static #name: [&[(u32, u32)]; #n] = [#(#lists),*]; }
+    };
+    let legal = per_role("LEGAL", &ground.legal);
+    let does = per_role("DOES", &ground.does);
+    let goals = per_role("GOALS", &ground.goals);
+    let terminal_bits = ground.terminal.iter().map(|&b| lit(b));
+    let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
+
+    let shared = shared_items(program, domains);
+    let shared_methods = shared_methods();
+    let tokens = quote! {
+        #shared
+
+        /// Words of the bit vector: the state, then every derived atom.
+        const BITS: usize = #bits_words;
+        /// First word of the atoms computed per joint move; the next state
+        /// is the `WORDS` words from here.
+        const MOVE_WORD: usize = #move_word;
+        /// Per role: `(bit, move)` of every possible legal move.
+        #legal
+        /// Per role: `(move, bit)` of every possible `does`, by move.
+        #does
+        /// Per role: `(bit, value)` of every possible goal.
+        #goals
+        /// The bits that make a state terminal.
+        static TERMINAL: [u32; #n_terminal] = [#(#terminal_bits),*];
+        #(#tables)*
+
+        /// Whether bit `b` of `v` is set.
+        #[inline(always)]
+        fn bit(v: &[u64; BITS], b: u32) -> bool {
+            v[(b >> 6) as usize] >> (b & 63) & 1 != 0
+        }
+
+        /// Sets bit `b` of `v`.
+        #[inline(always)]
+        fn set(v: &mut [u64; BITS], b: u32) {
+            v[(b >> 6) as usize] |= 1u64 << (b & 63);
+        }
+
+        /// The compiled reasoner.
+        pub struct Game {
+            roles: Vec<String>,
+            current: State,
+            loaded: bool,
+            done: [bool; #n_layers],
+            /// The state, then the derived atoms of the current state and
+            /// joint move.
+            v: [u64; BITS],
+        }
+
+        impl Default for Game {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        #[allow(unused_mut, unused_variables, clippy::all)]
+        impl Game {
+            /// A reasoner for this game.
+            pub fn new() -> Self {
+                let roles = ROLE_IDS.iter().map(|&r| TERM_TEXT[r as usize].to_string()).collect();
+                Game {
+                    roles,
+                    current: State(INITIAL),
+                    loaded: false,
+                    done: [false; #n_layers],
+                    v: [0; BITS],
+                }
+            }
+
+            /// Makes `state` the state the atoms describe.
+            fn load(&mut self, state: &State) {
+                if self.loaded && self.current == *state {
+                    return;
+                }
+                self.current.clone_from(state);
+                self.loaded = true;
+                self.done = [false; #n_layers];
+                self.v[..WORDS].copy_from_slice(&state.0);
+                self.v[WORDS..].fill(0);
+                set(&mut self.v, #one);
+            }
+
+            /// Forgets the atoms of the last joint move.
+            fn clear_moves(&mut self) {
+                self.v[MOVE_WORD..].fill(0);
+                #(#reset_move_layers)*
+            }
+
+            #(#phase_fns)*
+            #(#layer_fns)*
+            #(#rule_fns)*
+        }
+
+        impl ::gdl_runtime::Reasoner for Game {
+            type State = State;
+            type Move = Move;
+
+            #shared_methods
+
+            fn is_terminal(&mut self, state: &State) -> bool {
+                self.load(state);
+                self.phase_terminal();
+                TERMINAL.iter().any(|&b| bit(&self.v, b))
+            }
+
+            fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
+                self.load(state);
+                self.phase_legal();
+                out.clear();
+                for &(b, m) in LEGAL[role] {
+                    if bit(&self.v, b) {
+                        out.push(Move(m));
+                    }
+                }
+            }
+
+            fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
+                self.load(state);
+                self.clear_moves();
+                for (role, mv) in joint.iter().enumerate() {
+                    let does = DOES[role];
+                    if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
+                        set(&mut self.v, does[i].1);
+                    }
+                }
+                self.phase_next();
+                let mut bits = [0u64; WORDS];
+                bits.copy_from_slice(&self.v[MOVE_WORD..MOVE_WORD + WORDS]);
+                State(bits)
+            }
+
+            fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
+                self.load(state);
+                self.phase_goal();
+                let mut value: Option<u32> = None;
+                let mut many = false;
+                for &(b, v) in GOALS[role] {
+                    if bit(&self.v, b) {
+                        match value {
+                            None => value = Some(v),
+                            Some(w) if w != v => many = true,
+                            Some(_) => {}
+                        }
+                    }
+                }
+                match (value, many) {
+                    (Some(v), false) => TERM_TEXT[v as usize].parse().ok(),
+                    _ => None,
+                }
+            }
+        }
+    };
+    let file: syn::File = syn::parse2(tokens).expect("generated code parses");
+    prettyplease::unparse(&file)
+}
+
+/// The instances of a rule as a static table, one row each; for a driven
+/// rule also the offsets: the rows whose driver is bit `lo + i` are
+/// `S[i]..S[i + 1]`.
+fn rule_table(g: &GroundRule) -> TokenStream {
+    let name = format_ident!("G{}", g.rule);
+    let width = Literal::usize_unsuffixed(1 + g.pos + g.neg);
+    let n = Literal::usize_unsuffixed(g.rows.len());
+    let rows = g.rows.iter().map(|r| {
+        let cells = r.iter().map(|&c| lit(c));
+        quote! { [#(#cells),*] }
+    });
+    let offsets = g.driven.then(|| {
+        let starts = driver_starts(g);
+        let s = format_ident!("S{}", g.rule);
+        let n = Literal::usize_unsuffixed(starts.len());
+        let starts = starts.iter().map(|&o| lit(o));
+        quote! { static #s: [u32; #n] = [#(#starts),*]; }
+    });
+    quote! {
+        static #name: [[u32; #width]; #n] = [#(#rows),*];
+        #offsets
+    }
+}
+
+/// For a driven rule: per bit of the driver's range and one past it, the
+/// first row whose driver is at least that bit.
+fn driver_starts(g: &GroundRule) -> Vec<u32> {
+    let lo = g.rows[0][1];
+    let hi = g.rows[g.rows.len() - 1][1];
+    (lo..=hi + 1)
+        .map(|b| g.rows.partition_point(|r| r[1] < b) as u32)
+        .collect()
+}
+
+/// The function evaluating a rule's instances: sets the head of each
+/// instance whose literals hold; `true` if a bit was set.
+fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
+    let name = format_ident!("rule_{}", g.rule);
+    let table = format_ident!("G{}", g.rule);
+    let doc = format!(" {}", program.rules[g.rule].text);
+    let first = if g.driven { 2 } else { 1 };
+    let tests = (first..=g.pos)
+        .map(|k| {
+            let k = Literal::usize_unsuffixed(k);
+            quote! { bit(v, g[#k]) }
+        })
+        .chain((g.pos + 1..=g.pos + g.neg).map(|k| {
+            let k = Literal::usize_unsuffixed(k);
+            quote! { !bit(v, g[#k]) }
+        }));
+    let visit = quote! {
+        if bit(v, g[0]) {
+            continue;
+        }
+        if true #(&& #tests)* {
+            set(v, g[0]);
+            changed = true;
+        }
+    };
+    let body = if g.driven {
+        // Visit the set bits of the driver's range, and their rows.
+        let starts = format_ident!("S{}", g.rule);
+        let lo = g.rows[0][1];
+        let hi = g.rows[g.rows.len() - 1][1];
+        let (lo_word, hi_word) = (
+            Literal::usize_unsuffixed(lo as usize / 64),
+            Literal::usize_unsuffixed(hi as usize / 64),
+        );
+        let lo_mask = Literal::u64_unsuffixed(u64::MAX << (lo % 64));
+        let hi_mask = Literal::u64_unsuffixed(u64::MAX >> (63 - hi % 64));
+        let lo = lit(lo);
+        quote! {
+            for w in #lo_word..=#hi_word {
+                let mut word = v[w];
+                if w == #lo_word {
+                    word &= #lo_mask;
+                }
+                if w == #hi_word {
+                    word &= #hi_mask;
+                }
+                while word != 0 {
+                    let b = (w * 64) as u32 + word.trailing_zeros();
+                    word &= word - 1;
+                    let i = (b - #lo) as usize;
+                    for g in &#table[#starts[i] as usize..#starts[i + 1] as usize] {
+                        #visit
+                    }
+                }
+            }
+        }
+    } else {
+        quote! {
+            for g in #table.iter() {
+                #visit
+            }
+        }
+    };
+    quote! {
+        #[doc = #doc]
+        fn #name(&mut self) -> bool {
+            let v = &mut self.v;
+            let mut changed = false;
+            #body
+            changed
+        }
+    }
+}
+
+fn lit(n: u32) -> Literal {
+    Literal::u32_unsuffixed(n)
+}
