@@ -10,6 +10,7 @@ fn main() -> Result<(), gdlc::output::Error> {
         "breakthrough",
         "simultaneous",
         "threeplayer",
+        "maze",
     ] {
         gdlc::Builder::new()
             .game(format!("../games/{game}.kif"))

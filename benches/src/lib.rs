@@ -11,11 +11,13 @@ gdl_runtime::include_reasoner!(connectfour);
 gdl_runtime::include_reasoner!(breakthrough);
 gdl_runtime::include_reasoner!(simultaneous);
 gdl_runtime::include_reasoner!(threeplayer);
+gdl_runtime::include_reasoner!(maze);
 gdl_runtime::include_reasoner!(tictactoe_relational);
 gdl_runtime::include_reasoner!(connectfour_relational);
 gdl_runtime::include_reasoner!(breakthrough_relational);
 gdl_runtime::include_reasoner!(simultaneous_relational);
 gdl_runtime::include_reasoner!(threeplayer_relational);
+gdl_runtime::include_reasoner!(maze_relational);
 
 /// The description of the project's game `name`, for the interpreter.
 pub fn description(name: &str) -> PathBuf {

@@ -104,6 +104,23 @@ impl RelationGraph {
 }
 
 impl RelationGraph {
+    /// The graph with node `i` for `relations[i]` and the given edges
+    /// `(body, head, polarity)` (by index).
+    pub fn from_parts(relations: Vec<Relation>, edges: &[(usize, usize, Polarity)]) -> Self {
+        let mut g = RelationGraph {
+            graph: DiGraph::new(),
+            index: FxHashMap::default(),
+        };
+        for relation in relations {
+            g.node(relation);
+        }
+        for &(body, head, polarity) in edges {
+            g.graph
+                .add_edge(NodeIndex::new(body), NodeIndex::new(head), polarity);
+        }
+        g
+    }
+
     /// Adds a relation that no rule mentions (if it is not there yet).
     pub fn add(&mut self, relation: Relation) -> NodeIndex {
         self.node(relation)

@@ -91,6 +91,22 @@ pub fn report(c: &Compiled, game: &str) -> String {
             names.join(" ")
         );
     }
+    if !c.adorned.is_empty() {
+        let _ = writeln!(
+            out,
+            "magic sets (evaluated only for the bound arguments their callers ask about):"
+        );
+        for a in &c.adorned {
+            let _ = writeln!(
+                out,
+                "  {} called `{}` -> {} (bindings in {})",
+                relation_name(p, a.original),
+                a.adornment,
+                relation_name(p, a.adorned),
+                relation_name(p, a.magic)
+            );
+        }
+    }
     relations(&mut out, c);
     layers(&mut out, p, &c.layers);
     if c.ground.is_ok() {

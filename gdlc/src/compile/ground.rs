@@ -400,7 +400,10 @@ mod tests {
         let g = c.ground.as_ref().expect("small enough to ground");
         let rules = &c.program.rules;
         let rows_of = |text: &str| {
-            let i = rules.iter().position(|r| r.text.contains(text)).expect(text);
+            let i = rules
+                .iter()
+                .position(|r| r.text.contains(text))
+                .expect(text);
             g.rules[i].as_ref().map(|r| (r.pos, r.neg, r.rows.len()))
         };
         // `(m 2)` excludes x = 2: one instance, whose only test is `not (true (p 1))`.

@@ -20,6 +20,7 @@ pub mod ground;
 pub mod ground_codegen;
 pub mod inline;
 pub mod layers;
+pub mod magic;
 pub mod normalize;
 pub mod plan;
 
@@ -64,6 +65,9 @@ pub struct Compiled {
     pub domains: domains::Domains,
     /// The relations inlined into their callers (evaluated on demand).
     pub inlined: Vec<normalize::RelId>,
+    /// The adorned copies magic sets introduced (evaluated for their
+    /// callers' bindings only).
+    pub adorned: Vec<magic::Adorned>,
     /// Layers and phases.
     pub layers: layers::Layers,
     /// The plan of every rule that can fire.
@@ -85,7 +89,7 @@ pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
 /// Runs stages 3–7 on a checked description, with the given strategy.
 pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, CompileError> {
     let mut program = normalize::normalize(&loaded.analysis.rules)?;
-    let domains = domains::compute(&mut program)?;
+    let mut domains = domains::compute(&mut program)?;
     let layers = layers::build(&program);
     let ground = match strategy {
         Strategy::Auto => ground::ground(&program, &domains, &layers),
@@ -93,11 +97,12 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
     };
     // Inlining serves the relational code only (and would change the
     // rules the ground instances are numbered by).
-    let (inlined, layers) = if ground.is_ok() {
-        (Vec::new(), layers)
+    let (inlined, adorned, layers) = if ground.is_ok() {
+        (Vec::new(), Vec::new(), layers)
     } else {
         let inlined = inline::inline(&mut program, &domains);
-        (inlined, layers::build(&program))
+        let adorned = magic::rewrite(&mut program, &mut domains);
+        (inlined, adorned, layers::build(&program))
     };
     let mut tables = plan::Tables::default();
     let plans = plan::plan_rules(&program, &domains, &mut tables);
@@ -106,6 +111,7 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
         program,
         domains,
         inlined,
+        adorned,
         layers,
         plans,
         containers,

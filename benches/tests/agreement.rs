@@ -1,0 +1,94 @@
+//! Both compiled strategies against the reference interpreter on every
+//! game of the project: the same perft counts, and along random playouts
+//! the same legal moves, terminality and goals in every state.
+
+use gdl_runtime::{perft, Reasoner};
+use gdlc::interp::Interpreter;
+use gdlc_benches::{
+    breakthrough, breakthrough_relational, connectfour, connectfour_relational, description, maze,
+    maze_relational, simultaneous, simultaneous_relational, threeplayer, threeplayer_relational,
+    tictactoe, tictactoe_relational,
+};
+
+/// Compares `c` with the interpreter on the game `name`.
+fn agrees<C: Reasoner>(name: &str, mut c: C, depth: u32, playouts: usize) {
+    let mut i = Interpreter::from_path(&description(name)).expect("the game loads");
+    let counts = |levels: Vec<gdl_runtime::PerftLevel>| -> Vec<(u64, u64)> {
+        levels.iter().map(|l| (l.nodes, l.leaves)).collect()
+    };
+    assert_eq!(
+        counts(perft(&mut c, depth).expect("perft")),
+        counts(perft(&mut i, depth).expect("perft")),
+        "{name}: perft"
+    );
+    let roles = c.roles().len();
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let (mut moves, mut reference) = (Vec::new(), Vec::new());
+    for _ in 0..playouts {
+        let (mut s, mut t) = (c.initial_state(), i.initial_state());
+        for _ in 0..300 {
+            assert_eq!(c.fluents(&s), i.fluents(&t), "{name}: state");
+            let terminal = c.is_terminal(&s);
+            assert_eq!(
+                terminal,
+                i.is_terminal(&t),
+                "{name}: terminal in {:?}",
+                c.fluents(&s)
+            );
+            for role in 0..roles {
+                assert_eq!(c.goal(&s, role), i.goal(&t, role), "{name}: goal of {role}");
+            }
+            if terminal {
+                break;
+            }
+            let (mut joint, mut texts) = (Vec::new(), Vec::new());
+            for role in 0..roles {
+                c.legal_moves(&s, role, &mut moves);
+                i.legal_moves(&t, role, &mut reference);
+                let mut mine: Vec<String> = moves.iter().map(|&m| c.move_text(role, m)).collect();
+                let mut theirs: Vec<String> =
+                    reference.iter().map(|&m| i.move_text(role, m)).collect();
+                mine.sort();
+                theirs.sort();
+                assert_eq!(
+                    mine,
+                    theirs,
+                    "{name}: legal moves of {role} in {:?}",
+                    c.fluents(&s)
+                );
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let m = moves[(rng % moves.len() as u64) as usize];
+                texts.push(c.move_text(role, m));
+                joint.push(m);
+            }
+            let replayed: Vec<_> = texts
+                .iter()
+                .enumerate()
+                .map(|(role, text)| {
+                    i.parse_move(role, text)
+                        .expect("a move the interpreter knows")
+                })
+                .collect();
+            s = c.next_state(&s, &joint);
+            t = i.next_state(&t, &replayed);
+        }
+    }
+}
+
+#[test]
+fn the_compiled_reasoners_agree_with_the_interpreter() {
+    agrees("tictactoe", tictactoe::Game::new(), 4, 20);
+    agrees("tictactoe", tictactoe_relational::Game::new(), 4, 20);
+    agrees("connectfour", connectfour::Game::new(), 3, 5);
+    agrees("connectfour", connectfour_relational::Game::new(), 3, 5);
+    agrees("breakthrough", breakthrough::Game::new(), 2, 2);
+    agrees("breakthrough", breakthrough_relational::Game::new(), 2, 2);
+    agrees("simultaneous", simultaneous::Game::new(), 3, 20);
+    agrees("simultaneous", simultaneous_relational::Game::new(), 3, 20);
+    agrees("threeplayer", threeplayer::Game::new(), 5, 20);
+    agrees("threeplayer", threeplayer_relational::Game::new(), 5, 20);
+    agrees("maze", maze::Game::new(), 6, 30);
+    agrees("maze", maze_relational::Game::new(), 6, 30);
+}

@@ -1,0 +1,474 @@
+//! After inlining, magic sets: a derived relation that is recursive or
+//! large, and that its readers call with some arguments bound, is
+//! evaluated only for the bindings the readers ask about. For each call
+//! pattern (adornment: which arguments are bound) the relation gets an
+//! adorned copy whose rules start with a literal of a magic relation, and
+//! the magic relation collects the bound arguments of every call, from the
+//! literals the caller has evaluated before the call (left to right) —
+//! the bottom-up counterpart of a top-down prover's calls (thesis 7.2.5's
+//! on-demand evaluation; Bancilhon et al.'s magic sets). A negated call
+//! gets its bindings from all the positive literals of its rule.
+//!
+//! The rewritten program must stay stratified (a magic relation can pull
+//! a called relation into its caller's component); when it would not, the
+//! program is left as it was.
+
+use super::domains::Domains;
+use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
+use crate::graph::{Polarity, RelationGraph};
+use crate::syntax::ast::Relation;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Relations with fewer relaxed facts, not recursive, are cheap enough to
+/// materialize.
+const MIN_ROWS: usize = 5_000;
+/// The rewrite is given up past this many rules.
+const MAX_RULES: usize = 4_000;
+
+/// One adorned relation the rewrite introduced.
+pub struct Adorned {
+    /// The original relation.
+    pub original: RelId,
+    /// The adorned copy.
+    pub adorned: RelId,
+    /// Its magic relation.
+    pub magic: RelId,
+    /// `b`/`f` per argument.
+    pub adornment: String,
+}
+
+/// Rewrites `program` (and extends `domains` to the new relations);
+/// returns the adorned relations (empty when nothing qualified or the
+/// result would not be stratified).
+pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
+    let targets = targets(program, domains);
+    if !targets.iter().any(|&t| t) {
+        return Vec::new();
+    }
+    let mut m = Magic {
+        program,
+        targets,
+        adorned: FxHashMap::default(),
+        new_relations: Vec::new(),
+        queue: Vec::new(),
+        plain: FxHashSet::default(),
+        plain_queue: Vec::new(),
+        rules: Vec::new(),
+    };
+    let original_rules = std::mem::take(&mut m.program.rules);
+    for rule in &original_rules {
+        if !m.targets[rule.head.rel] {
+            let rewritten = m.body(rule, None);
+            m.rules.push(rewritten);
+        }
+    }
+    loop {
+        if let Some(p) = m.plain_queue.pop() {
+            // A target also called with no argument bound: its own rules.
+            for rule in original_rules.iter().filter(|r| r.head.rel == p) {
+                let rewritten = m.body(rule, None);
+                m.rules.push(rewritten);
+            }
+        } else if let Some((p, bound)) = m.queue.pop() {
+            let (adorned, magic) = m.adorned[&(p, bound.clone())];
+            for rule in original_rules.iter().filter(|r| r.head.rel == p) {
+                let mut r = m.body(rule, Some((magic, &bound)));
+                r.head.rel = adorned;
+                r.text = format!("{} [for calls `{}`]", rule.text, adornment(&bound));
+                m.rules.push(r);
+            }
+        } else {
+            break;
+        }
+        if m.rules.len() > MAX_RULES {
+            break;
+        }
+    }
+    let Magic {
+        program,
+        rules,
+        new_relations,
+        adorned,
+        ..
+    } = m;
+    if rules.len() > MAX_RULES {
+        program.rules = original_rules;
+        return Vec::new();
+    }
+    // The rewritten program, with its own graph.
+    let mut relations = program.relations.clone();
+    relations.extend(new_relations.iter().map(|n| n.relation.clone()));
+    let graph = graph_of(&relations, &rules);
+    // Keep the rules that answers depend on.
+    let roots: Vec<Relation> = program
+        .answers
+        .iter()
+        .flatten()
+        .map(|&r| relations[r].clone())
+        .collect();
+    let needed: FxHashSet<usize> = graph.cone(&roots).iter().map(|n| n.index()).collect();
+    let rules: Vec<Rule> = rules
+        .into_iter()
+        .filter(|r| needed.contains(&r.head.rel))
+        .collect();
+    let graph = graph_of(&relations, &rules);
+    if !stratified(&graph) {
+        program.rules = original_rules;
+        return Vec::new();
+    }
+    // Extend the program and the domains.
+    for NewRelation {
+        original,
+        positions,
+        magic,
+        ..
+    } in &new_relations
+    {
+        program.facts.push(Vec::new());
+        program.class.push(Class::State);
+        domains.args.push(
+            positions
+                .iter()
+                .map(|&p| domains.args[*original][p].clone())
+                .collect(),
+        );
+        // For the plans: an adorned copy is as large as the original at
+        // most; a magic relation holds the few bindings callers ask about,
+        // so its rules scan it first.
+        domains.rows.push(if *magic {
+            Some(1)
+        } else {
+            domains.rows[*original]
+        });
+    }
+    let first = program.relations.len();
+    program.relations = relations;
+    program.rules = rules;
+    program.graph = graph;
+    classify(program, first);
+    let mut out: Vec<Adorned> = adorned
+        .iter()
+        .map(|(&(original, ref bound), &(adorned, magic))| Adorned {
+            original,
+            adorned,
+            magic,
+            adornment: adornment(bound),
+        })
+        .collect();
+    out.sort_by_key(|a| a.adorned);
+    out
+}
+
+/// The relations worth rewriting: derived, not keywords, and recursive or
+/// large in the relaxed evaluation.
+fn targets(program: &Program, domains: &Domains) -> Vec<bool> {
+    let n = program.relations.len();
+    let mut recursive = vec![false; n];
+    for scc in program.graph.components() {
+        let self_loop = scc.len() == 1 && program.graph.graph.find_edge(scc[0], scc[0]).is_some();
+        if scc.len() > 1 || self_loop {
+            for node in scc {
+                recursive[node.index()] = true;
+            }
+        }
+    }
+    (0..n)
+        .map(|r| {
+            program.class[r] != Class::Static
+                && r != program.true_rel
+                && r != program.does_rel
+                && !program.answers.iter().any(|a| a.contains(&r))
+                && (recursive[r] || domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS))
+        })
+        .collect()
+}
+
+/// A relation the rewrite adds.
+struct NewRelation {
+    relation: Relation,
+    /// The relation it copies or collects calls of.
+    original: RelId,
+    /// The positions of the original its arguments are.
+    positions: Vec<usize>,
+    /// A magic relation (else an adorned copy).
+    magic: bool,
+}
+
+/// The rewriting state.
+struct Magic<'a> {
+    program: &'a mut Program,
+    targets: Vec<bool>,
+    /// (relation, bound positions) → (adorned copy, magic relation).
+    adorned: FxHashMap<(RelId, Vec<bool>), (RelId, RelId)>,
+    /// The relations added.
+    new_relations: Vec<NewRelation>,
+    /// Adorned relations whose rules are still to write.
+    queue: Vec<(RelId, Vec<bool>)>,
+    /// Targets called with no argument bound somewhere (they keep their
+    /// own rules), and those whose rules are still to write.
+    plain: FxHashSet<RelId>,
+    plain_queue: Vec<RelId>,
+    rules: Vec<Rule>,
+}
+
+impl Magic<'_> {
+    /// A new relation id.
+    fn relation(
+        &mut self,
+        name: String,
+        original: RelId,
+        positions: Vec<usize>,
+        magic: bool,
+    ) -> RelId {
+        let id = self.program.relations.len() + self.new_relations.len();
+        self.new_relations.push(NewRelation {
+            relation: Relation {
+                name,
+                arity: positions.len(),
+            },
+            original,
+            positions,
+            magic,
+        });
+        id
+    }
+
+    /// The adorned copy and magic relation of `p` called with `bound`.
+    fn adorn(&mut self, p: RelId, bound: &[bool]) -> (RelId, RelId) {
+        if let Some(&pair) = self.adorned.get(&(p, bound.to_vec())) {
+            return pair;
+        }
+        let name = self.program.relations[p].name.clone();
+        let arity = bound.len();
+        let ad = adornment(bound);
+        // A space cannot occur in a KIF symbol: these names are new. The
+        // written name stays in front (see `normal::written_name`).
+        let adorned = self.relation(format!("{name} {ad}"), p, (0..arity).collect(), false);
+        let positions: Vec<usize> = (0..arity).filter(|&i| bound[i]).collect();
+        let magic = self.relation(format!("{name} magic {ad}"), p, positions, true);
+        self.adorned.insert((p, bound.to_vec()), (adorned, magic));
+        self.queue.push((p, bound.to_vec()));
+        (adorned, magic)
+    }
+
+    /// `rule` with its calls of targets adorned, adding the magic rules of
+    /// those calls; `head` is the magic relation and bound positions when
+    /// the rule defines an adorned copy.
+    fn body(&mut self, rule: &Rule, head: Option<(RelId, &[bool])>) -> Rule {
+        let mut bound: FxHashSet<usize> = FxHashSet::default();
+        let mut prefix: Vec<Lit> = Vec::new();
+        if let Some((magic, positions)) = head {
+            let args: Vec<Pat> = rule
+                .head
+                .args
+                .iter()
+                .zip(positions)
+                .filter(|(_, &b)| b)
+                .map(|(a, _)| a.clone())
+                .collect();
+            for a in &args {
+                a.for_each_var(&mut |v| {
+                    bound.insert(v);
+                });
+            }
+            prefix.push(Lit::Pos(Atom { rel: magic, args }));
+        }
+        let mut body: Vec<Lit> = prefix.clone();
+        // Positive literals, left to right.
+        let mut negated: Vec<&Atom> = Vec::new();
+        for lit in &rule.body {
+            match lit {
+                Lit::Pos(a) => {
+                    let call = self.call(rule, a, &bound, &prefix);
+                    a.args.iter().for_each(|p| {
+                        p.for_each_var(&mut |v| {
+                            bound.insert(v);
+                        })
+                    });
+                    prefix.push(Lit::Pos(call.clone()));
+                    body.push(Lit::Pos(call));
+                }
+                Lit::Neg(a) => negated.push(a),
+                Lit::Distinct(x, y) | Lit::Same(x, y) => {
+                    let mut vars = x.vars();
+                    vars.extend(y.vars());
+                    if vars.iter().all(|v| bound.contains(v)) {
+                        prefix.push(lit.clone());
+                    }
+                    body.push(lit.clone());
+                }
+            }
+        }
+        // Filters whose variables were bound only later.
+        for lit in &rule.body {
+            if let Lit::Distinct(..) | Lit::Same(..) = lit {
+                if !prefix.contains(lit) {
+                    prefix.push(lit.clone());
+                }
+            }
+        }
+        for a in negated {
+            let call = self.call(rule, a, &bound, &prefix);
+            body.push(Lit::Neg(call));
+        }
+        Rule {
+            head: rule.head.clone(),
+            body,
+            vars: rule.vars.clone(),
+            text: rule.text.clone(),
+        }
+    }
+
+    /// The atom to call for `a` given the variables bound before it: the
+    /// adorned copy (and its magic rule) for a target with a bound
+    /// argument, `a` itself otherwise.
+    fn call(&mut self, rule: &Rule, a: &Atom, bound: &FxHashSet<usize>, prefix: &[Lit]) -> Atom {
+        if !self.targets[a.rel] {
+            return a.clone();
+        }
+        let positions: Vec<bool> = a
+            .args
+            .iter()
+            .map(|p| p.vars().iter().all(|v| bound.contains(v)))
+            .collect();
+        if !positions.iter().any(|&b| b) {
+            if self.plain.insert(a.rel) {
+                self.plain_queue.push(a.rel);
+            }
+            return a.clone();
+        }
+        let (adorned, magic) = self.adorn(a.rel, &positions);
+        let args: Vec<Pat> = a
+            .args
+            .iter()
+            .zip(&positions)
+            .filter(|(_, &b)| b)
+            .map(|(p, _)| p.clone())
+            .collect();
+        self.rules.push(Rule {
+            head: Atom { rel: magic, args },
+            body: prefix.to_vec(),
+            vars: rule.vars.clone(),
+            text: format!(
+                "{} [calls of `{}` with `{}`]",
+                rule.text,
+                self.program.relations[a.rel],
+                adornment(&positions)
+            ),
+        });
+        Atom {
+            rel: adorned,
+            args: a.args.clone(),
+        }
+    }
+}
+
+/// `b` for a bound argument, `f` for a free one.
+fn adornment(bound: &[bool]) -> String {
+    bound.iter().map(|&b| if b { 'b' } else { 'f' }).collect()
+}
+
+/// The relation graph of `rules` over `relations` (node `i` is relation `i`).
+fn graph_of(relations: &[Relation], rules: &[Rule]) -> RelationGraph {
+    let mut edges: Vec<(usize, usize, Polarity)> = Vec::new();
+    for rule in rules {
+        for lit in &rule.body {
+            match lit {
+                Lit::Pos(a) => edges.push((a.rel, rule.head.rel, Polarity::Positive)),
+                Lit::Neg(a) => edges.push((a.rel, rule.head.rel, Polarity::Negative)),
+                _ => {}
+            }
+        }
+    }
+    edges.sort_by_key(|&(a, b, p)| (a, b, p == Polarity::Negative));
+    edges.dedup();
+    RelationGraph::from_parts(relations.to_vec(), &edges)
+}
+
+/// Whether no component of the graph has a negative edge inside it.
+fn stratified(graph: &RelationGraph) -> bool {
+    let mut component = vec![0usize; graph.graph.node_count()];
+    for (i, scc) in graph.components().iter().enumerate() {
+        for n in scc {
+            component[n.index()] = i;
+        }
+    }
+    graph.graph.edge_indices().all(|e| {
+        let (a, b) = graph.graph.edge_endpoints(e).expect("an edge");
+        graph.graph[e] == Polarity::Positive || component[a.index()] != component[b.index()]
+    })
+}
+
+/// The class of every relation from `first` on (the new ones): the highest
+/// class of what it reads, and at least per state (they have rules, not
+/// facts). The classes of the others do not change: a magic relation
+/// reads only what its caller reads.
+fn classify(program: &mut Program, first: usize) {
+    for scc in program.graph.components() {
+        let members: Vec<usize> = scc.iter().map(|n| n.index()).collect();
+        if members.iter().all(|&r| r < first) {
+            continue;
+        }
+        let mut k = Class::State;
+        for &n in &scc {
+            k = k.max(program.class[n.index()]);
+            for m in program
+                .graph
+                .graph
+                .neighbors_directed(n, petgraph::Direction::Incoming)
+            {
+                k = k.max(program.class[m.index()]);
+            }
+        }
+        for &r in &members {
+            program.class[r] = k;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{analyze_with, Strategy};
+
+    /// `reach` is recursive and `legal` calls it with its first argument
+    /// bound by `(true (at ?x))`.
+    const GAME: &str = "(role a)\n(init (at 1))\n(init (open 2))\n(init (open 3))\n\
+        (edge 1 2)\n(edge 2 3)\n(edge 3 1)\n(edge 3 4)\n\
+        (<= (reach ?x ?y) (edge ?x ?y) (true (open ?y)))\n\
+        (<= (reach ?x ?z) (reach ?x ?y) (edge ?y ?z) (true (open ?z)))\n\
+        (<= (legal a (go ?y)) (true (at ?x)) (reach ?x ?y))\n\
+        (<= (legal a stay) (true (at ?x)) (not (reach ?x ?x)))\n\
+        (<= (next (at ?y)) (does a (go ?y)))\n\
+        (<= (next (open ?y)) (true (open ?y)))\n\
+        (<= (goal a 100) (true (at 3)))\n(<= (goal a 0) (not (true (at 3))))\n\
+        (<= terminal (true (at 3)))\n";
+
+    #[test]
+    fn recursive_calls_with_bound_arguments_get_magic_relations() {
+        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+        let p = &c.program;
+        let adornments: Vec<&str> = c.adorned.iter().map(|a| a.adornment.as_str()).collect();
+        // `(reach ?x ?y)` after `(true (at ?x))`, and `(not (reach ?x ?x))`.
+        assert_eq!(adornments.len(), 2, "{adornments:?}");
+        assert!(adornments.contains(&"bf") && adornments.contains(&"bb"));
+        for a in &c.adorned {
+            assert_eq!(p.relations[a.original].name, "reach");
+            assert_eq!(p.relations[a.magic].arity, a.adornment.matches('b').count());
+            // Every rule of the adorned copy reads its magic relation first.
+            let rules: Vec<_> = p.rules.iter().filter(|r| r.head.rel == a.adorned).collect();
+            assert_eq!(rules.len(), 2);
+            for r in rules {
+                assert!(
+                    matches!(&r.body[0], super::Lit::Pos(m) if m.rel == a.magic),
+                    "{}",
+                    r.text
+                );
+            }
+            assert!(p.rules.iter().any(|r| r.head.rel == a.magic));
+        }
+        // Nothing calls `reach` with both arguments free: its own rules are gone.
+        let reach = c.adorned[0].original;
+        assert!(!p.rules.iter().any(|r| r.head.rel == reach));
+    }
+}
