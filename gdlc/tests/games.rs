@@ -768,3 +768,30 @@ fn threeplayer_alice_wins_on_her_second_turn() {
         vec![Some(100), Some(0), Some(0)]
     );
 }
+
+// ---------------------------------------------------------------------------
+// maze
+// ---------------------------------------------------------------------------
+
+#[test]
+fn maze_reach_follows_open_rooms_only() {
+    let mut r = load("maze");
+    let start = r.initial_state();
+    // From room 1 (itself closed): 1→2, then 2→3 and 2→5, 3→4, 5→6; every
+    // other room is reachable through open rooms.
+    assert_eq!(
+        legal_texts(&mut r, &start, 0),
+        strings(&["(go 2)", "(go 3)", "(go 4)", "(go 5)", "(go 6)"])
+    );
+    // After jumping to 2, rooms 1 and 2 are closed: 2→3 and 2→5, then 3→4
+    // and 5→6 (3→1 and 4→2 end at closed rooms): rooms 3 to 6.
+    let states = run_joint(&mut r, &[strings(&["(go 2)"])]);
+    assert_eq!(
+        legal_texts(&mut r, &states[1], 0),
+        strings(&["(go 3)", "(go 4)", "(go 5)", "(go 6)"])
+    );
+    // Jumping straight to 6 wins at once.
+    let states = run_joint(&mut r, &[strings(&["(go 6)"])]);
+    assert!(r.is_terminal(&states[1]));
+    assert_eq!(goals(&mut r, &states[1]), vec![Some(100)]);
+}

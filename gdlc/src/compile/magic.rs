@@ -1,5 +1,5 @@
-//! After inlining, magic sets: a derived relation that is recursive or
-//! large, and that its readers call with some arguments bound, is
+//! After inlining, magic sets: a large derived relation (recursive or
+//! not) that its readers call with some arguments bound, is
 //! evaluated only for the bindings the readers ask about. For each call
 //! pattern (adornment: which arguments are bound) the relation gets an
 //! adorned copy whose rules start with a literal of a magic relation, and
@@ -19,8 +19,9 @@ use crate::graph::{Polarity, RelationGraph};
 use crate::syntax::ast::Relation;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Relations with fewer relaxed facts, not recursive, are cheap enough to
-/// materialize.
+/// Relations with fewer relaxed facts are cheap enough to materialize
+/// (recursive or not: reversi's small recursive `hasothercolorindir` was
+/// five times slower with magic sets than materialized).
 const MIN_ROWS: usize = 5_000;
 /// The rewrite is given up past this many rules.
 const MAX_RULES: usize = 4_000;
@@ -58,21 +59,24 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
     let original_rules = std::mem::take(&mut m.program.rules);
     for rule in &original_rules {
         if !m.targets[rule.head.rel] {
-            let rewritten = m.body(rule, None);
+            let class = m.program.class[rule.head.rel];
+            let rewritten = m.body(rule, None, class);
             m.rules.push(rewritten);
         }
     }
     loop {
         if let Some(p) = m.plain_queue.pop() {
             // A target also called with no argument bound: its own rules.
+            let class = m.program.class[p];
             for rule in original_rules.iter().filter(|r| r.head.rel == p) {
-                let rewritten = m.body(rule, None);
+                let rewritten = m.body(rule, None, class);
                 m.rules.push(rewritten);
             }
-        } else if let Some((p, bound)) = m.queue.pop() {
-            let (adorned, magic) = m.adorned[&(p, bound.clone())];
+        } else if let Some((p, bound, callers)) = m.queue.pop() {
+            let (adorned, magic) = m.adorned[&(p, bound.clone(), callers)];
+            let class = m.program.class[p].max(callers);
             for rule in original_rules.iter().filter(|r| r.head.rel == p) {
-                let mut r = m.body(rule, Some((magic, &bound)));
+                let mut r = m.body(rule, Some((magic, &bound)), class);
                 r.head.rel = adorned;
                 r.text = format!("{} [for calls `{}`]", rule.text, adornment(&bound));
                 m.rules.push(r);
@@ -148,7 +152,7 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
     classify(program, first);
     let mut out: Vec<Adorned> = adorned
         .iter()
-        .map(|(&(original, ref bound), &(adorned, magic))| Adorned {
+        .map(|(&(original, ref bound, _), &(adorned, magic))| Adorned {
             original,
             adorned,
             magic,
@@ -159,26 +163,16 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
     out
 }
 
-/// The relations worth rewriting: derived, not keywords, and recursive or
-/// large in the relaxed evaluation.
+/// The relations worth rewriting: derived, not keywords, and large in the
+/// relaxed evaluation.
 fn targets(program: &Program, domains: &Domains) -> Vec<bool> {
-    let n = program.relations.len();
-    let mut recursive = vec![false; n];
-    for scc in program.graph.components() {
-        let self_loop = scc.len() == 1 && program.graph.graph.find_edge(scc[0], scc[0]).is_some();
-        if scc.len() > 1 || self_loop {
-            for node in scc {
-                recursive[node.index()] = true;
-            }
-        }
-    }
-    (0..n)
+    (0..program.relations.len())
         .map(|r| {
             program.class[r] != Class::Static
                 && r != program.true_rel
                 && r != program.does_rel
                 && !program.answers.iter().any(|a| a.contains(&r))
-                && (recursive[r] || domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS))
+                && domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS)
         })
         .collect()
 }
@@ -198,12 +192,14 @@ struct NewRelation {
 struct Magic<'a> {
     program: &'a mut Program,
     targets: Vec<bool>,
-    /// (relation, bound positions) → (adorned copy, magic relation).
-    adorned: FxHashMap<(RelId, Vec<bool>), (RelId, RelId)>,
+    /// (relation, bound positions, class of the callers) → (adorned copy,
+    /// magic relation). Callers per joint move get copies of their own, so
+    /// that what callers per state ask is not evaluated again per move.
+    adorned: FxHashMap<(RelId, Vec<bool>, Class), (RelId, RelId)>,
     /// The relations added.
     new_relations: Vec<NewRelation>,
     /// Adorned relations whose rules are still to write.
-    queue: Vec<(RelId, Vec<bool>)>,
+    queue: Vec<(RelId, Vec<bool>, Class)>,
     /// Targets called with no argument bound somewhere (they keep their
     /// own rules), and those whose rules are still to write.
     plain: FxHashSet<RelId>,
@@ -233,28 +229,33 @@ impl Magic<'_> {
         id
     }
 
-    /// The adorned copy and magic relation of `p` called with `bound`.
-    fn adorn(&mut self, p: RelId, bound: &[bool]) -> (RelId, RelId) {
-        if let Some(&pair) = self.adorned.get(&(p, bound.to_vec())) {
+    /// The adorned copy and magic relation of `p` called with `bound` by
+    /// callers of class `class`.
+    fn adorn(&mut self, p: RelId, bound: &[bool], class: Class) -> (RelId, RelId) {
+        let key = (p, bound.to_vec(), class);
+        if let Some(&pair) = self.adorned.get(&key) {
             return pair;
         }
         let name = self.program.relations[p].name.clone();
         let arity = bound.len();
-        let ad = adornment(bound);
+        let mut ad = adornment(bound);
+        if class == Class::Move {
+            ad.push_str(" move");
+        }
         // A space cannot occur in a KIF symbol: these names are new. The
         // written name stays in front (see `normal::written_name`).
         let adorned = self.relation(format!("{name} {ad}"), p, (0..arity).collect(), false);
         let positions: Vec<usize> = (0..arity).filter(|&i| bound[i]).collect();
         let magic = self.relation(format!("{name} magic {ad}"), p, positions, true);
-        self.adorned.insert((p, bound.to_vec()), (adorned, magic));
-        self.queue.push((p, bound.to_vec()));
+        self.adorned.insert(key.clone(), (adorned, magic));
+        self.queue.push(key);
         (adorned, magic)
     }
 
     /// `rule` with its calls of targets adorned, adding the magic rules of
     /// those calls; `head` is the magic relation and bound positions when
     /// the rule defines an adorned copy.
-    fn body(&mut self, rule: &Rule, head: Option<(RelId, &[bool])>) -> Rule {
+    fn body(&mut self, rule: &Rule, head: Option<(RelId, &[bool])>, class: Class) -> Rule {
         let mut bound: FxHashSet<usize> = FxHashSet::default();
         let mut prefix: Vec<Lit> = Vec::new();
         if let Some((magic, positions)) = head {
@@ -279,7 +280,7 @@ impl Magic<'_> {
         for lit in &rule.body {
             match lit {
                 Lit::Pos(a) => {
-                    let call = self.call(rule, a, &bound, &prefix);
+                    let call = self.call(rule, a, &bound, &prefix, class);
                     a.args.iter().for_each(|p| {
                         p.for_each_var(&mut |v| {
                             bound.insert(v);
@@ -308,7 +309,7 @@ impl Magic<'_> {
             }
         }
         for a in negated {
-            let call = self.call(rule, a, &bound, &prefix);
+            let call = self.call(rule, a, &bound, &prefix, class);
             body.push(Lit::Neg(call));
         }
         Rule {
@@ -322,7 +323,14 @@ impl Magic<'_> {
     /// The atom to call for `a` given the variables bound before it: the
     /// adorned copy (and its magic rule) for a target with a bound
     /// argument, `a` itself otherwise.
-    fn call(&mut self, rule: &Rule, a: &Atom, bound: &FxHashSet<usize>, prefix: &[Lit]) -> Atom {
+    fn call(
+        &mut self,
+        rule: &Rule,
+        a: &Atom,
+        bound: &FxHashSet<usize>,
+        prefix: &[Lit],
+        class: Class,
+    ) -> Atom {
         if !self.targets[a.rel] {
             return a.clone();
         }
@@ -337,7 +345,7 @@ impl Magic<'_> {
             }
             return a.clone();
         }
-        let (adorned, magic) = self.adorn(a.rel, &positions);
+        let (adorned, magic) = self.adorn(a.rel, &positions, class);
         let args: Vec<Pat> = a
             .args
             .iter()
@@ -430,22 +438,32 @@ fn classify(program: &mut Program, first: usize) {
 mod tests {
     use crate::compile::{analyze_with, Strategy};
 
-    /// `reach` is recursive and `legal` calls it with its first argument
-    /// bound by `(true (at ?x))`.
-    const GAME: &str = "(role a)\n(init (at 1))\n(init (open 2))\n(init (open 3))\n\
-        (edge 1 2)\n(edge 2 3)\n(edge 3 1)\n(edge 3 4)\n\
-        (<= (reach ?x ?y) (edge ?x ?y) (true (open ?y)))\n\
-        (<= (reach ?x ?z) (reach ?x ?y) (edge ?y ?z) (true (open ?z)))\n\
-        (<= (legal a (go ?y)) (true (at ?x)) (reach ?x ?y))\n\
-        (<= (legal a stay) (true (at ?x)) (not (reach ?x ?x)))\n\
-        (<= (next (at ?y)) (does a (go ?y)))\n\
-        (<= (next (open ?y)) (true (open ?y)))\n\
-        (<= (goal a 100) (true (at 3)))\n(<= (goal a 0) (not (true (at 3))))\n\
-        (<= terminal (true (at 3)))\n";
+    /// `reach` is recursive and large (80 rooms: 6 400 possible facts),
+    /// and `legal` calls it with its first argument bound by `(true (at
+    /// ?x))`, positively and through `not`.
+    fn game() -> String {
+        let mut text = String::from("(role a)\n(init (at 1))\n");
+        for i in 1..=80 {
+            text += &format!(
+                "(init (open {i}))\n(edge {i} {})\n(edge {i} {})\n",
+                i % 80 + 1,
+                (i + 6) % 80 + 1
+            );
+        }
+        text += "(<= (reach ?x ?y) (edge ?x ?y) (true (open ?y)))\n\
+            (<= (reach ?x ?z) (reach ?x ?y) (edge ?y ?z) (true (open ?z)))\n\
+            (<= (legal a (go ?y)) (true (at ?x)) (reach ?x ?y))\n\
+            (<= (legal a stay) (true (at ?x)) (not (reach ?x ?x)))\n\
+            (<= (next (at ?y)) (does a (go ?y)))\n\
+            (<= (next (open ?y)) (true (open ?y)))\n\
+            (<= (goal a 100) (true (at 3)))\n(<= (goal a 0) (not (true (at 3))))\n\
+            (<= terminal (true (at 3)))\n";
+        text
+    }
 
     #[test]
     fn recursive_calls_with_bound_arguments_get_magic_relations() {
-        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
+        let loaded = crate::load_bytes("t.kif".into(), game().into_bytes()).expect("valid");
         let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let p = &c.program;
         let adornments: Vec<&str> = c.adorned.iter().map(|a| a.adornment.as_str()).collect();

@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 pub type RelId = usize;
 
 /// What a relation's facts depend on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
     /// Neither `true` nor `does`: a compile-time table.
     Static,
