@@ -8,9 +8,12 @@
 //! it can be pulled in with `include!`) and uses no `unsafe`.
 //!
 //! The stages: [`normalize`] (interned terms, static relations evaluated),
-//! [`domains`] (argument domains and runtime term ids), [`layers`]
-//! (components and phases), [`plan`] (filter trees and constant tables),
-//! [`containers`] and [`codegen`].
+//! [`domains`] (argument domains, runtime term ids, ground instances),
+//! [`layers`] (components and phases); then either [`ground`] and
+//! [`ground_codegen`] (a game with few rule instances: bit tests over one
+//! bit vector), or [`inline`] and [`magic`] (on-demand evaluation of large
+//! relations), [`plan`] (filter trees and constant tables), [`containers`]
+//! and [`codegen`] (relation by relation). [`Strategy`] chooses.
 
 pub mod codegen;
 pub mod containers;
