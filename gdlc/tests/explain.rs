@@ -36,7 +36,12 @@ fn explain_says_a_small_game_is_ground() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     // 9 cells * 3 marks + 2 `control` fluents are the possible `next` atoms;
     // `does`: each role marks one of 9 cells or plays noop.
-    for expected in ["backend: ground: ", "next/1: 29 atoms", "does/2: 20 atoms"] {
+    for expected in [
+        "backend: ground: ",
+        "next/1: 29 atoms",
+        "does/2: 20 atoms",
+        "29 bits of the ground bit vector",
+    ] {
         assert!(
             run.stdout.contains(expected),
             "{expected:?} in:\n{}",

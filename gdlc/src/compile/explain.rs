@@ -224,7 +224,12 @@ fn relations(out: &mut String, c: &Compiled) {
                 },
                 format!("[{}]", sizes.join(" ")),
                 c.domains.rows[r].map_or_else(|| "too many".to_string(), |n| n.to_string()),
-                format!("{:?} ({})", c.containers[r], c.containers[r].reason()),
+                match &c.ground {
+                    Ok(g) if p.class[r] != Class::Static && r != p.true_rel => {
+                        format!("{} bits of the ground bit vector", g.atoms[r])
+                    }
+                    _ => format!("{:?} ({})", c.containers[r], c.containers[r].reason()),
+                },
             ]
         })
         .collect();
