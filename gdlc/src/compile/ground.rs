@@ -46,7 +46,7 @@ pub struct GroundRule {
 
 /// The ground program.
 pub struct Ground {
-    /// Words of the whole bit vector.
+    /// Words of the whole bit vector (a power of two).
     pub words: usize,
     /// The bit that is always one.
     pub one: u32,
@@ -119,9 +119,10 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
         if layer.class != Class::State {
             continue;
         }
-        for &r in &layer.members {
-            for row in &heads[r] {
-                b.atom(r, row);
+        // `next` (per state when no rule of it reads `does`) gets the next block.
+        for r in layer.members.iter().filter(|r| !next_rels.contains(r)) {
+            for row in &heads[*r] {
+                b.atom(*r, row);
             }
         }
     }
@@ -183,8 +184,10 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
             }
         }
     }
-    // At least one bit past the last atom: it is never set.
-    let words = (b.next_free as usize + 1).div_ceil(64);
+    // At least one bit past the last atom: it is never set. A power of two
+    // of words, so that the generated code can mask word indexes instead
+    // of checking bounds.
+    let words = (b.next_free as usize + 1).div_ceil(64).next_power_of_two();
 
     let answer_bits = |b: &Builder, r: RelId, row: &[TermId]| -> u32 {
         if program.class[r] == Class::Static {

@@ -122,16 +122,17 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
         static TERMINAL: [u32; #n_terminal] = [#(#terminal_bits),*];
         #(#tables)*
 
-        /// Whether bit `b` of `v` is set.
+        /// Whether bit `b` of `v` is set (`BITS` is a power of two: the mask
+        /// proves the index in bounds, so there is no bounds check).
         #[inline(always)]
         fn bit(v: &[u64; BITS], b: u32) -> bool {
-            v[(b >> 6) as usize] >> (b & 63) & 1 != 0
+            v[(b >> 6) as usize & (BITS - 1)] >> (b & 63) & 1 != 0
         }
 
         /// Sets bit `b` of `v`.
         #[inline(always)]
         fn set(v: &mut [u64; BITS], b: u32) {
-            v[(b >> 6) as usize] |= 1u64 << (b & 63);
+            v[(b >> 6) as usize & (BITS - 1)] |= 1u64 << (b & 63);
         }
 
         /// The compiled reasoner.
