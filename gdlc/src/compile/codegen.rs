@@ -136,30 +136,7 @@ pub fn module(input: Input<'_>) -> String {
         .map(|(i, layer)| layer_fn(i, layer, &recursion))
         .collect();
 
-    let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
-    let phase_fns: Vec<TokenStream> = layers
-        .phases
-        .iter()
-        .zip(phase_names)
-        .map(|(order, name)| {
-            let name = format_ident!("{name}");
-            let calls = order.iter().map(|&l| {
-                let f = format_ident!("layer_{l}");
-                let idx = Literal::usize_unsuffixed(l);
-                quote! {
-                    if !self.done[#idx] {
-                        self.#f();
-                        self.done[#idx] = true;
-                    }
-                }
-            });
-            quote! {
-                fn #name(&mut self) {
-                    #(#calls)*
-                }
-            }
-        })
-        .collect();
+    let phase_fns = phase_fns(layers);
 
     // Every dynamic relation but `true` has a container (one without rules
     // stays empty).
@@ -303,12 +280,6 @@ pub fn module(input: Input<'_>) -> String {
             #(#fields,)*
         }
 
-        impl Default for Game {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
         #[allow(unused_labels, unused_variables, clippy::all)]
         impl Game {
             /// A reasoner for this game.
@@ -396,8 +367,9 @@ pub fn module(input: Input<'_>) -> String {
     prettyplease::unparse(&file)
 }
 
-/// The items both backends define: the constants (`FLUENTS`, `WORDS`,
-/// `TERM_TEXT`, `ROLE_IDS`, `INITIAL`), `State` and `Move`.
+/// The items both backends define: the constants (`ZOBRIST`, `FLUENTS`,
+/// `WORDS`, `TERM_TEXT`, `ROLE_IDS`, `INITIAL`), `State`, `Move`, and
+/// `Default` for `Game` (which each backend defines, with `Game::new`).
 pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream {
     let words = domains.fluents.div_ceil(64).max(1);
     let texts = domains.texts.iter().map(|t| quote! { #t });
@@ -444,6 +416,12 @@ pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream 
         /// A move: the id of its term.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
         pub struct Move(pub u32);
+
+        impl Default for Game {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
     }
 }
 
@@ -498,22 +476,57 @@ fn rel_field(r: RelId) -> Ident {
     format_ident!("r{r}")
 }
 
-fn lit(n: u32) -> Literal {
+/// A `u32` literal without suffix.
+pub(super) fn lit(n: u32) -> Literal {
     Literal::u32_unsuffixed(n)
 }
 
 /// A constant table as a `static` array of rows.
 fn table_item(i: usize, t: &Table) -> TokenStream {
-    let name = format_ident!("T{i}");
-    let cols = Literal::usize_unsuffixed(t.columns);
-    let n = Literal::usize_unsuffixed(t.rows.len());
-    let rows = t.rows.iter().map(|r| {
+    static_rows(&format_ident!("T{i}"), t.columns, &t.rows)
+}
+
+/// `static NAME: [[u32; COLUMNS]; N]` holding `rows`.
+pub(super) fn static_rows(name: &Ident, columns: usize, rows: &[Vec<u32>]) -> TokenStream {
+    let cols = Literal::usize_unsuffixed(columns);
+    let n = Literal::usize_unsuffixed(rows.len());
+    let rows = rows.iter().map(|r| {
         let cells = r.iter().map(|&c| lit(c));
         quote! { [#(#cells),*] }
     });
     quote! {
         static #name: [[u32; #cols]; #n] = [#(#rows),*];
     }
+}
+
+/// `phase_legal`, `phase_next`, `phase_terminal` and `phase_goal`: each
+/// evaluates the layers of its phase that are not done yet for the
+/// current state (or joint move).
+pub(super) fn phase_fns(layers: &Layers) -> Vec<TokenStream> {
+    let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
+    layers
+        .phases
+        .iter()
+        .zip(phase_names)
+        .map(|(order, name)| {
+            let name = format_ident!("{name}");
+            let calls = order.iter().map(|&l| {
+                let f = format_ident!("layer_{l}");
+                let idx = Literal::usize_unsuffixed(l);
+                quote! {
+                    if !self.done[#idx] {
+                        self.#f();
+                        self.done[#idx] = true;
+                    }
+                }
+            });
+            quote! {
+                fn #name(&mut self) {
+                    #(#calls)*
+                }
+            }
+        })
+        .collect()
 }
 
 /// How a planned rule takes part in the fixpoint of its layer.

@@ -139,13 +139,25 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
     // `does`: what `legal` can produce.
     let mut does: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
     let mut legal: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
-    for &r in &program.answers[0] {
-        let rows: Vec<Vec<TermId>> = if program.class[r] == Class::Static {
-            program.facts[r].clone()
+    // The facts an answer relation can have: its static facts, or the
+    // heads of its instances.
+    let answer_rows = |r: RelId| -> &Vec<Vec<TermId>> {
+        if program.class[r] == Class::Static {
+            &program.facts[r]
         } else {
-            heads[r].clone()
-        };
-        for row in rows {
+            &heads[r]
+        }
+    };
+    // The bit of an answer fact: always set for a static one.
+    let answer_bits = |b: &Builder, r: RelId, row: &[TermId]| -> u32 {
+        if program.class[r] == Class::Static {
+            one
+        } else {
+            b.bit[&(r, row.to_vec())]
+        }
+    };
+    for &r in &program.answers[0] {
+        for row in answer_rows(r) {
             let Some(role) = program.roles.iter().position(|&x| x == row[0]) else {
                 continue;
             };
@@ -156,12 +168,7 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
                 b.atoms[program.does_rel] += 1;
                 does[role].push((domains.id(row[1]), bit));
             }
-            let bit = if program.class[r] == Class::Static {
-                one
-            } else {
-                b.bit[&(r, row.clone())]
-            };
-            legal[role].push((bit, domains.id(row[1])));
+            legal[role].push((answer_bits(&b, r, row), domains.id(row[1])));
         }
     }
     for d in &mut does {
@@ -189,32 +196,15 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
     // of checking bounds.
     let words = (b.next_free as usize + 1).div_ceil(64).next_power_of_two();
 
-    let answer_bits = |b: &Builder, r: RelId, row: &[TermId]| -> u32 {
-        if program.class[r] == Class::Static {
-            one
-        } else {
-            b.bit[&(r, row.to_vec())]
-        }
-    };
     let mut terminal = Vec::new();
     for &r in &program.answers[2] {
-        let rows = if program.class[r] == Class::Static {
-            &program.facts[r]
-        } else {
-            &heads[r]
-        };
-        for row in rows {
+        for row in answer_rows(r) {
             terminal.push(answer_bits(&b, r, row));
         }
     }
     let mut goals: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
     for &r in &program.answers[3] {
-        let rows = if program.class[r] == Class::Static {
-            &program.facts[r]
-        } else {
-            &heads[r]
-        };
-        for row in rows {
+        for row in answer_rows(r) {
             if let Some(role) = program.roles.iter().position(|&x| x == row[0]) {
                 goals[role].push((answer_bits(&b, r, row), domains.id(row[1])));
             }

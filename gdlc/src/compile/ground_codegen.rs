@@ -3,7 +3,7 @@
 //! rule as a loop over its instances, a static table of bit numbers. A
 //! phase evaluates only the layers of its cone, as in [`super::codegen`].
 
-use super::codegen::{shared_items, shared_methods};
+use super::codegen::{lit, phase_fns, shared_items, shared_methods, static_rows};
 use super::domains::Domains;
 use super::ground::{Ground, GroundRule};
 use super::layers::Layers;
@@ -54,25 +54,7 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
         }
     });
 
-    let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
-    let phase_fns = layers.phases.iter().zip(phase_names).map(|(order, name)| {
-        let name = format_ident!("{name}");
-        let calls = order.iter().map(|&l| {
-            let f = format_ident!("layer_{l}");
-            let idx = Literal::usize_unsuffixed(l);
-            quote! {
-                if !self.done[#idx] {
-                    self.#f();
-                    self.done[#idx] = true;
-                }
-            }
-        });
-        quote! {
-            fn #name(&mut self) {
-                #(#calls)*
-            }
-        }
-    });
+    let phase_fns = phase_fns(layers);
     let reset_move_layers =
         ground
             .per_move
@@ -144,12 +126,6 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
             /// The state, then the derived atoms of the current state and
             /// joint move.
             v: [u64; BITS],
-        }
-
-        impl Default for Game {
-            fn default() -> Self {
-                Self::new()
-            }
         }
 
         #[allow(unused_mut, unused_variables, clippy::all)]
@@ -257,13 +233,7 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
 /// rule also the offsets: the rows whose driver is bit `lo + i` are
 /// `S[i]..S[i + 1]`.
 fn rule_table(g: &GroundRule) -> TokenStream {
-    let name = format_ident!("G{}", g.rule);
-    let width = Literal::usize_unsuffixed(1 + g.pos + g.neg);
-    let n = Literal::usize_unsuffixed(g.rows.len());
-    let rows = g.rows.iter().map(|r| {
-        let cells = r.iter().map(|&c| lit(c));
-        quote! { [#(#cells),*] }
-    });
+    let rows = static_rows(&format_ident!("G{}", g.rule), 1 + g.pos + g.neg, &g.rows);
     let offsets = g.driven.then(|| {
         let starts = driver_starts(g);
         let s = format_ident!("S{}", g.rule);
@@ -272,7 +242,7 @@ fn rule_table(g: &GroundRule) -> TokenStream {
         quote! { static #s: [u32; #n] = [#(#starts),*]; }
     });
     quote! {
-        static #name: [[u32; #width]; #n] = [#(#rows),*];
+        #rows
         #offsets
     }
 }
@@ -359,8 +329,4 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
             changed
         }
     }
-}
-
-fn lit(n: u32) -> Literal {
-    Literal::u32_unsuffixed(n)
 }
