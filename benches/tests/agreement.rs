@@ -2,6 +2,8 @@
 //! game of the project: the same perft counts, and along random playouts
 //! the same legal moves, terminality and goals in every state.
 
+mod common;
+
 use gdl_runtime::{perft, Reasoner};
 use gdlc::interp::Interpreter;
 use gdlc_benches::{
@@ -22,29 +24,25 @@ fn agrees<C: Reasoner>(name: &str, mut c: C, depth: u32, playouts: usize) {
         "{name}: perft"
     );
     let roles = c.roles().len();
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let (mut moves, mut reference) = (Vec::new(), Vec::new());
-    for _ in 0..playouts {
-        let (mut s, mut t) = (c.initial_state(), i.initial_state());
-        for _ in 0..300 {
-            assert_eq!(c.fluents(&s), i.fluents(&t), "{name}: state");
-            let terminal = c.is_terminal(&s);
+    common::lockstep(
+        &mut c,
+        &mut i,
+        playouts,
+        300,
+        0x9e37_79b9_7f4a_7c15,
+        |c, s, i, t| {
+            assert_eq!(c.fluents(s), i.fluents(t), "{name}: state");
             assert_eq!(
-                terminal,
-                i.is_terminal(&t),
+                c.is_terminal(s),
+                i.is_terminal(t),
                 "{name}: terminal in {:?}",
-                c.fluents(&s)
+                c.fluents(s)
             );
             for role in 0..roles {
-                assert_eq!(c.goal(&s, role), i.goal(&t, role), "{name}: goal of {role}");
-            }
-            if terminal {
-                break;
-            }
-            let (mut joint, mut texts) = (Vec::new(), Vec::new());
-            for role in 0..roles {
-                c.legal_moves(&s, role, &mut moves);
-                i.legal_moves(&t, role, &mut reference);
+                assert_eq!(c.goal(s, role), i.goal(t, role), "{name}: goal of {role}");
+                c.legal_moves(s, role, &mut moves);
+                i.legal_moves(t, role, &mut reference);
                 let mut mine: Vec<String> = moves.iter().map(|&m| c.move_text(role, m)).collect();
                 let mut theirs: Vec<String> =
                     reference.iter().map(|&m| i.move_text(role, m)).collect();
@@ -54,27 +52,11 @@ fn agrees<C: Reasoner>(name: &str, mut c: C, depth: u32, playouts: usize) {
                     mine,
                     theirs,
                     "{name}: legal moves of {role} in {:?}",
-                    c.fluents(&s)
+                    c.fluents(s)
                 );
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let m = moves[(rng % moves.len() as u64) as usize];
-                texts.push(c.move_text(role, m));
-                joint.push(m);
             }
-            let replayed: Vec<_> = texts
-                .iter()
-                .enumerate()
-                .map(|(role, text)| {
-                    i.parse_move(role, text)
-                        .expect("a move the interpreter knows")
-                })
-                .collect();
-            s = c.next_state(&s, &joint);
-            t = i.next_state(&t, &replayed);
-        }
-    }
+        },
+    );
 }
 
 #[test]

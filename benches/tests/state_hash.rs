@@ -3,6 +3,8 @@
 //! strategies) hash each state as the interpreter does, equal states hash
 //! equally and the distinct states met get distinct hashes.
 
+mod common;
+
 use gdl_runtime::Reasoner;
 use gdlc::interp::Interpreter;
 use gdlc_benches::{
@@ -14,46 +16,26 @@ use std::collections::HashMap;
 
 /// Plays `playouts` random playouts with the compiled reasoner `c` and
 /// replays them in the interpreter, comparing the hashes state by state.
-fn same_hashes<C: Reasoner>(name: &str, mut c: C, playouts: u64) {
+fn same_hashes<C: Reasoner>(name: &str, mut c: C, playouts: usize) {
     let mut i = Interpreter::from_path(&description(name)).expect("the game loads");
-    let roles = c.roles().len();
     let mut seen: HashMap<u64, Vec<String>> = HashMap::new();
-    let mut rng = 0x2545_f491_4f6c_dd1du64;
-    let mut legal = Vec::new();
-    for _ in 0..playouts {
-        let (mut s, mut t) = (c.initial_state(), i.initial_state());
-        for _ in 0..200 {
-            let hash = c.state_hash(&s);
-            assert_eq!(hash, i.state_hash(&t), "{name}: {:?}", c.fluents(&s));
-            let fluents = c.fluents(&s);
+    common::lockstep(
+        &mut c,
+        &mut i,
+        playouts,
+        200,
+        0x2545_f491_4f6c_dd1d,
+        |c, s, i, t| {
+            let hash = c.state_hash(s);
+            assert_eq!(hash, i.state_hash(t), "{name}: {:?}", c.fluents(s));
+            let fluents = c.fluents(s);
             let earlier = seen.entry(hash).or_insert_with(|| fluents.clone());
             assert_eq!(
                 *earlier, fluents,
                 "{name}: two states share the hash {hash:x}"
             );
-            if c.is_terminal(&s) {
-                break;
-            }
-            let mut joint = Vec::new();
-            let mut texts = Vec::new();
-            for role in 0..roles {
-                c.legal_moves(&s, role, &mut legal);
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let m = legal[(rng % legal.len() as u64) as usize];
-                texts.push(c.move_text(role, m));
-                joint.push(m);
-            }
-            let moves: Vec<_> = texts
-                .iter()
-                .enumerate()
-                .map(|(role, text)| i.parse_move(role, text).expect("the interpreter knows it"))
-                .collect();
-            s = c.next_state(&s, &joint);
-            t = i.next_state(&t, &moves);
-        }
-    }
+        },
+    );
     assert!(seen.len() > 5, "{name}: only {} states", seen.len());
 }
 
