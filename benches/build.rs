@@ -1,7 +1,10 @@
-//! Compiles every game of the project into `$OUT_DIR/<game>.rs`, and again
-//! with the relational strategy into `$OUT_DIR/<game>_relational.rs` (see
+//! Compiles every game of the project into `$OUT_DIR/<game>.rs` (the
+//! default strategy), and again into `$OUT_DIR/<game>_ground.rs` (ground,
+//! every state evaluated in full) and `$OUT_DIR/<game>_relational.rs` (see
 //! `src/lib.rs`); an invalid description stops the build with gdlc's
 //! diagnostics.
+
+use gdlc::compile::Strategy;
 
 fn main() -> Result<(), gdlc::output::Error> {
     for game in [
@@ -12,15 +15,17 @@ fn main() -> Result<(), gdlc::output::Error> {
         "threeplayer",
         "maze",
     ] {
-        gdlc::Builder::new()
-            .game(format!("../games/{game}.kif"))
-            .module_name(game)
-            .compile()?;
-        gdlc::Builder::new()
-            .game(format!("../games/{game}.kif"))
-            .module_name(format!("{game}_relational"))
-            .strategy(gdlc::compile::Strategy::Relational)
-            .compile()?;
+        for (suffix, strategy) in [
+            ("", Strategy::Auto),
+            ("_ground", Strategy::Ground),
+            ("_relational", Strategy::Relational),
+        ] {
+            gdlc::Builder::new()
+                .game(format!("../games/{game}.kif"))
+                .module_name(format!("{game}{suffix}"))
+                .strategy(strategy)
+                .compile()?;
+        }
     }
     Ok(())
 }

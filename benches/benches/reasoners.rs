@@ -1,7 +1,8 @@
 //! Perft and flat Monte-Carlo on every game of the project, with the
-//! compiled reasoner (default strategy, and relational) and with the
-//! reference interpreter: `cargo bench -p gdlc-benches`. Throughput is in tree nodes (perft) and states
-//! (Monte-Carlo), so the two backends compare directly.
+//! compiled reasoner (default strategy, ground evaluated in full, and
+//! relational) and with the reference interpreter: `cargo bench -p
+//! gdlc-benches`. Throughput is in tree nodes (perft) and states
+//! (Monte-Carlo), so the backends compare directly.
 //!
 //! One iteration takes 1 to 50 ms with either backend: the whole tree of
 //! the two smallest games is counted several times per iteration.
@@ -13,9 +14,10 @@ use gdl_runtime::report::MC_MAX_LENGTH;
 use gdl_runtime::{flat_monte_carlo, perft, McBudget, Reasoner};
 use gdlc::interp::Interpreter;
 use gdlc_benches::{
-    breakthrough, breakthrough_relational, connectfour, connectfour_relational, description,
-    simultaneous, simultaneous_relational, threeplayer, threeplayer_relational, tictactoe,
-    tictactoe_relational,
+    breakthrough, breakthrough_ground, breakthrough_relational, connectfour, connectfour_ground,
+    connectfour_relational, description, simultaneous, simultaneous_ground,
+    simultaneous_relational, threeplayer, threeplayer_ground, threeplayer_relational, tictactoe,
+    tictactoe_ground, tictactoe_relational,
 };
 use std::hint::black_box;
 use std::time::Duration;
@@ -34,19 +36,20 @@ struct Work {
 }
 
 /// Benchmarks `work` on the game `name` with its compiled reasoners (the
-/// default strategy, and the relational one) and with the interpreter.
-fn game<G: Reasoner, R: Reasoner>(
+/// default strategy, ground evaluated in full, and relational) and with
+/// the interpreter.
+fn game<D: Reasoner, G: Reasoner, R: Reasoner>(
     c: &mut Criterion,
     name: &str,
-    ground: G,
-    relational: R,
+    (default, ground, relational): (D, G, R),
     work: Work,
 ) {
     let interpreted =
         Interpreter::from_path(&description(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut group = c.benchmark_group(name);
     group.sampling_mode(SamplingMode::Flat);
-    backend(&mut group, "compiled", ground, &work);
+    backend(&mut group, "compiled", default, &work);
+    backend(&mut group, "ground", ground, &work);
     backend(&mut group, "relational", relational, &work);
     backend(&mut group, "interpreted", interpreted, &work);
     group.finish();
@@ -107,37 +110,52 @@ fn reasoners(c: &mut Criterion) {
     game(
         c,
         "tictactoe",
-        tictactoe::Game::new(),
-        tictactoe_relational::Game::new(),
+        (
+            tictactoe::Game::new(),
+            tictactoe_ground::Game::new(),
+            tictactoe_relational::Game::new(),
+        ),
         work(5, 1, 300),
     );
     game(
         c,
         "connectfour",
-        connectfour::Game::new(),
-        connectfour_relational::Game::new(),
+        (
+            connectfour::Game::new(),
+            connectfour_ground::Game::new(),
+            connectfour_relational::Game::new(),
+        ),
         work(5, 1, 20),
     );
     game(
         c,
         "breakthrough",
-        breakthrough::Game::new(),
-        breakthrough_relational::Game::new(),
+        (
+            breakthrough::Game::new(),
+            breakthrough_ground::Game::new(),
+            breakthrough_relational::Game::new(),
+        ),
         work(3, 1, 5),
     );
     // The whole trees: 658 and 20 nodes.
     game(
         c,
         "simultaneous",
-        simultaneous::Game::new(),
-        simultaneous_relational::Game::new(),
+        (
+            simultaneous::Game::new(),
+            simultaneous_ground::Game::new(),
+            simultaneous_relational::Game::new(),
+        ),
         work(3, 100, 2000),
     );
     game(
         c,
         "threeplayer",
-        threeplayer::Game::new(),
-        threeplayer_relational::Game::new(),
+        (
+            threeplayer::Game::new(),
+            threeplayer_ground::Game::new(),
+            threeplayer_relational::Game::new(),
+        ),
         work(5, 1000, 2000),
     );
 }

@@ -1,4 +1,4 @@
-//! Both compiled strategies against the reference interpreter on every
+//! Every compiled strategy against the reference interpreter on every
 //! game of the project: the same perft counts, and along random playouts
 //! the same legal moves, terminality and goals in every state.
 
@@ -7,9 +7,10 @@ mod common;
 use gdl_runtime::{perft, Reasoner};
 use gdlc::interp::Interpreter;
 use gdlc_benches::{
-    breakthrough, breakthrough_relational, connectfour, connectfour_relational, description, maze,
-    maze_relational, simultaneous, simultaneous_relational, threeplayer, threeplayer_relational,
-    tictactoe, tictactoe_relational,
+    breakthrough, breakthrough_ground, breakthrough_relational, connectfour, connectfour_ground,
+    connectfour_relational, description, maze, maze_ground, maze_relational, simultaneous,
+    simultaneous_ground, simultaneous_relational, threeplayer, threeplayer_ground,
+    threeplayer_relational, tictactoe, tictactoe_ground, tictactoe_relational,
 };
 
 /// Compares `c` with the interpreter on the game `name`.
@@ -62,15 +63,21 @@ fn agrees<C: Reasoner>(name: &str, mut c: C, depth: u32, playouts: usize) {
 #[test]
 fn the_compiled_reasoners_agree_with_the_interpreter() {
     agrees("tictactoe", tictactoe::Game::new(), 4, 20);
+    agrees("tictactoe", tictactoe_ground::Game::new(), 4, 20);
     agrees("tictactoe", tictactoe_relational::Game::new(), 4, 20);
     agrees("connectfour", connectfour::Game::new(), 3, 5);
+    agrees("connectfour", connectfour_ground::Game::new(), 3, 5);
     agrees("connectfour", connectfour_relational::Game::new(), 3, 5);
     agrees("breakthrough", breakthrough::Game::new(), 2, 2);
+    agrees("breakthrough", breakthrough_ground::Game::new(), 2, 2);
     agrees("breakthrough", breakthrough_relational::Game::new(), 2, 2);
     agrees("simultaneous", simultaneous::Game::new(), 3, 20);
+    agrees("simultaneous", simultaneous_ground::Game::new(), 3, 20);
     agrees("simultaneous", simultaneous_relational::Game::new(), 3, 20);
     agrees("threeplayer", threeplayer::Game::new(), 5, 20);
+    agrees("threeplayer", threeplayer_ground::Game::new(), 5, 20);
     agrees("threeplayer", threeplayer_relational::Game::new(), 5, 20);
     agrees("maze", maze::Game::new(), 6, 30);
+    agrees("maze", maze_ground::Game::new(), 6, 30);
     agrees("maze", maze_relational::Game::new(), 6, 30);
 }

@@ -7,8 +7,10 @@
 
 use gdl_runtime::Reasoner;
 use gdlc_benches::{
-    breakthrough, breakthrough_relational, connectfour, connectfour_relational, simultaneous,
-    simultaneous_relational, threeplayer, threeplayer_relational, tictactoe, tictactoe_relational,
+    breakthrough, breakthrough_ground, breakthrough_relational, connectfour, connectfour_ground,
+    connectfour_relational, simultaneous, simultaneous_ground, simultaneous_relational,
+    threeplayer, threeplayer_ground, threeplayer_relational, tictactoe, tictactoe_ground,
+    tictactoe_relational,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
@@ -135,8 +137,16 @@ fn main() -> ExitCode {
             allocations("threeplayer", threeplayer::Game::new()),
         ),
         (
+            "tictactoe_ground",
+            allocations("tictactoe_ground", tictactoe_ground::Game::new()),
+        ),
+        (
             "tictactoe_relational",
             allocations("tictactoe_relational", tictactoe_relational::Game::new()),
+        ),
+        (
+            "connectfour_ground",
+            allocations("connectfour_ground", connectfour_ground::Game::new()),
         ),
         (
             "connectfour_relational",
@@ -146,6 +156,10 @@ fn main() -> ExitCode {
             ),
         ),
         (
+            "breakthrough_ground",
+            allocations("breakthrough_ground", breakthrough_ground::Game::new()),
+        ),
+        (
             "breakthrough_relational",
             allocations(
                 "breakthrough_relational",
@@ -153,11 +167,19 @@ fn main() -> ExitCode {
             ),
         ),
         (
+            "simultaneous_ground",
+            allocations("simultaneous_ground", simultaneous_ground::Game::new()),
+        ),
+        (
             "simultaneous_relational",
             allocations(
                 "simultaneous_relational",
                 simultaneous_relational::Game::new(),
             ),
+        ),
+        (
+            "threeplayer_ground",
+            allocations("threeplayer_ground", threeplayer_ground::Game::new()),
         ),
         (
             "threeplayer_relational",

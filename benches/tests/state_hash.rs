@@ -1,6 +1,6 @@
 //! `Reasoner::state_hash` is the same Zobrist hash in every backend: along
-//! random playouts of the project's games, the compiled reasoners (both
-//! strategies) hash each state as the interpreter does, equal states hash
+//! random playouts of the project's games, the compiled reasoners (every
+//! strategy) hash each state as the interpreter does, equal states hash
 //! equally and the distinct states met get distinct hashes.
 
 mod common;
@@ -8,9 +8,10 @@ mod common;
 use gdl_runtime::Reasoner;
 use gdlc::interp::Interpreter;
 use gdlc_benches::{
-    breakthrough, breakthrough_relational, connectfour, connectfour_relational, description,
-    simultaneous, simultaneous_relational, threeplayer, threeplayer_relational, tictactoe,
-    tictactoe_relational,
+    breakthrough, breakthrough_ground, breakthrough_relational, connectfour, connectfour_ground,
+    connectfour_relational, description, simultaneous, simultaneous_ground,
+    simultaneous_relational, threeplayer, threeplayer_ground, threeplayer_relational, tictactoe,
+    tictactoe_ground, tictactoe_relational,
 };
 use std::collections::HashMap;
 
@@ -42,13 +43,18 @@ fn same_hashes<C: Reasoner>(name: &str, mut c: C, playouts: usize) {
 #[test]
 fn every_backend_hashes_a_state_alike() {
     same_hashes("tictactoe", tictactoe::Game::new(), 20);
+    same_hashes("tictactoe", tictactoe_ground::Game::new(), 20);
     same_hashes("tictactoe", tictactoe_relational::Game::new(), 20);
     same_hashes("connectfour", connectfour::Game::new(), 5);
+    same_hashes("connectfour", connectfour_ground::Game::new(), 5);
     same_hashes("connectfour", connectfour_relational::Game::new(), 5);
     same_hashes("breakthrough", breakthrough::Game::new(), 2);
+    same_hashes("breakthrough", breakthrough_ground::Game::new(), 2);
     same_hashes("breakthrough", breakthrough_relational::Game::new(), 2);
     same_hashes("simultaneous", simultaneous::Game::new(), 20);
+    same_hashes("simultaneous", simultaneous_ground::Game::new(), 20);
     same_hashes("simultaneous", simultaneous_relational::Game::new(), 20);
     same_hashes("threeplayer", threeplayer::Game::new(), 20);
+    same_hashes("threeplayer", threeplayer_ground::Game::new(), 20);
     same_hashes("threeplayer", threeplayer_relational::Game::new(), 20);
 }

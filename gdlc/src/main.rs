@@ -63,8 +63,12 @@ struct Emit {
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum StrategyArg {
     /// Ground instances over a bit vector when the game has few enough of
-    /// them, relation by relation otherwise.
+    /// them (updated incrementally unless a ground atom depends on itself),
+    /// relation by relation otherwise.
     Auto,
+    /// Ground instances when the game has few enough of them, every state
+    /// evaluated in full; relation by relation otherwise.
+    Ground,
     /// Relation by relation (joins over containers) whatever the game.
     Relational,
 }
@@ -73,6 +77,7 @@ impl From<StrategyArg> for Strategy {
     fn from(s: StrategyArg) -> Strategy {
         match s {
             StrategyArg::Auto => Strategy::Auto,
+            StrategyArg::Ground => Strategy::Ground,
             StrategyArg::Relational => Strategy::Relational,
         }
     }

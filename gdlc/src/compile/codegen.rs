@@ -136,7 +136,7 @@ pub fn module(input: Input<'_>) -> String {
         .map(|(i, layer)| layer_fn(i, layer, &recursion))
         .collect();
 
-    let phase_fns = phase_fns(layers);
+    let phase_fns = phase_fns(layers, |_| false);
 
     // Every dynamic relation but `true` has a container (one without rules
     // stays empty).
@@ -501,8 +501,9 @@ pub(super) fn static_rows(name: &Ident, columns: usize, rows: &[Vec<u32>]) -> To
 
 /// `phase_legal`, `phase_next`, `phase_terminal` and `phase_goal`: each
 /// evaluates the layers of its phase that are not done yet for the
-/// current state (or joint move).
-pub(super) fn phase_fns(layers: &Layers) -> Vec<TokenStream> {
+/// current state (or joint move), but those `kept` says are always up to
+/// date.
+pub(super) fn phase_fns(layers: &Layers, kept: impl Fn(usize) -> bool) -> Vec<TokenStream> {
     let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
     layers
         .phases
@@ -510,7 +511,7 @@ pub(super) fn phase_fns(layers: &Layers) -> Vec<TokenStream> {
         .zip(phase_names)
         .map(|(order, name)| {
             let name = format_ident!("{name}");
-            let calls = order.iter().map(|&l| {
+            let calls = order.iter().filter(|&&l| !kept(l)).map(|&l| {
                 let f = format_ident!("layer_{l}");
                 let idx = Literal::usize_unsuffixed(l);
                 quote! {

@@ -51,6 +51,45 @@ pub fn report(c: &Compiled, game: &str) -> String {
                 g.words * 8,
                 g.move_word
             );
+            match &c.incremental {
+                Ok(inc) => {
+                    let _ = writeln!(
+                        out,
+                        "evaluation: mixed, chosen per layer from {} simulated states (cost \
+                         per state: incremental = literal updates of the atoms that change, \
+                         full = instances visited); incremental layers keep per instance a \
+                         count of its literals that do not hold, per atom of its instances \
+                         that fire ({} literal occurrences, {} levels); per-move layers {}",
+                        inc.costs.states,
+                        inc.occurrences.len(),
+                        inc.levels(),
+                        if inc.moves {
+                            "incremental (the `does` atoms that change)"
+                        } else {
+                            "in full for each joint move"
+                        }
+                    );
+                    let states = inc.costs.states.max(1) as f64;
+                    for (l, layer) in c.layers.layers.iter().enumerate() {
+                        let names: Vec<String> =
+                            layer.members.iter().map(|&r| relation_name(p, r)).collect();
+                        let _ = writeln!(
+                            out,
+                            "  layer {l} ({}): {} (incremental {:.1}, full {:.1})",
+                            names.join(" "),
+                            if inc.layers[l] { "incremental" } else { "full" },
+                            inc.costs.incremental[l] as f64 / states,
+                            inc.costs.full[l] as f64 / states
+                        );
+                    }
+                }
+                Err(why) => {
+                    let _ = writeln!(
+                        out,
+                        "evaluation: every state in full, layer by layer (not incremental: {why})"
+                    );
+                }
+            }
             for (r, &n) in g.atoms.iter().enumerate() {
                 if n > 0 {
                     let _ = writeln!(out, "  {}: {n} atoms", relation_name(p, r));
@@ -481,6 +520,15 @@ mod tests {
             assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
         }
         assert!(!text.contains("constant tables: "), "{text}");
+        assert!(
+            text.contains("evaluation: mixed, chosen per layer from "),
+            "{text}"
+        );
+        let full = report(&compiled_with(GAME, Strategy::Ground), "t");
+        assert!(
+            full.contains("evaluation: every state in full, layer by layer (not incremental: "),
+            "{full}"
+        );
         let relational = report(&compiled(GAME), "t");
         assert!(relational.contains("backend: relational (not ground: "));
     }

@@ -69,6 +69,8 @@ pub struct Ground {
     /// Per layer: whether it is evaluated again for every joint move (it
     /// reads `does`, or defines `next`).
     pub per_move: Vec<bool>,
+    /// The initial state's words.
+    pub initial: Vec<u64>,
 }
 
 impl Ground {
@@ -336,8 +338,14 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
         .iter()
         .map(|l| l.class == Class::Move || l.members.iter().all(|r| next_rels.contains(r)))
         .collect();
+    let mut initial = vec![0u64; state_words];
+    for &f in &program.init {
+        let id = domains.id(f) as usize;
+        initial[id / 64] |= 1 << (id % 64);
+    }
     Ok(Ground {
         per_move,
+        initial,
         words,
         one,
         move_word,

@@ -18,43 +18,9 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
     let move_word = Literal::usize_unsuffixed(ground.move_word);
     let one = lit(ground.one);
 
-    let mut tables = Vec::new();
-    let mut rule_fns = Vec::new();
-    for g in ground.rules.iter().flatten() {
-        tables.push(rule_table(g));
-        rule_fns.push(rule_fn(program, g));
-    }
+    let (tables, layer_fns) = layer_items(program, layers, ground, |_| true);
 
-    let layer_fns = layers.layers.iter().enumerate().map(|(i, layer)| {
-        let name = format_ident!("layer_{i}");
-        let calls: Vec<proc_macro2::Ident> = layer
-            .rules
-            .iter()
-            .filter(|&&r| ground.rules[r].is_some())
-            .map(|&r| format_ident!("rule_{r}"))
-            .collect();
-        let body = if layer.recursive {
-            let calls = calls.iter().map(|f| quote! { changed |= self.#f(); });
-            quote! {
-                loop {
-                    let mut changed = false;
-                    #(#calls)*
-                    if !changed {
-                        break;
-                    }
-                }
-            }
-        } else {
-            quote! { #(self.#calls();)* }
-        };
-        quote! {
-            fn #name(&mut self) {
-                #body
-            }
-        }
-    });
-
-    let phase_fns = phase_fns(layers);
+    let phase_fns = phase_fns(layers, |_| false);
     let reset_move_layers =
         ground
             .per_move
@@ -66,26 +32,13 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
                 quote! { self.done[#idx] = false; }
             });
 
-    let per_role = |name: &str, lists: &[Vec<(u32, u32)>]| -> TokenStream {
-        let name = format_ident!("{name}");
-        let n = Literal::usize_unsuffixed(lists.len());
-        let lists = lists.iter().map(|l| {
-            let pairs = l.iter().map(|&(a, b)| {
-                let (a, b) = (lit(a), lit(b));
-                quote! { (#a, #b) }
-            });
-            quote! { &[#(#pairs),*] }
-        });
-        quote! { static #name: [&[(u32, u32)]; #n] = [#(#lists),*]; }
-    };
-    let legal = per_role("LEGAL", &ground.legal);
-    let does = per_role("DOES", &ground.does);
-    let goals = per_role("GOALS", &ground.goals);
-    let terminal_bits = ground.terminal.iter().map(|&b| lit(b));
-    let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
-
+    let answers = answer_items(ground);
     let shared = shared_items(program, domains);
     let shared_methods = shared_methods();
+    let answer_methods = answer_methods(|phase| {
+        let phase = format_ident!("phase_{phase}");
+        quote! { self.#phase(); }
+    });
     let tokens = quote! {
         #shared
 
@@ -94,28 +47,8 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
         /// First word of the atoms computed per joint move; the next state
         /// is the `WORDS` words from here.
         const MOVE_WORD: usize = #move_word;
-        /// Per role: `(bit, move)` of every possible legal move.
-        #legal
-        /// Per role: `(move, bit)` of every possible `does`, by move.
-        #does
-        /// Per role: `(bit, value)` of every possible goal.
-        #goals
-        /// The bits that make a state terminal.
-        static TERMINAL: [u32; #n_terminal] = [#(#terminal_bits),*];
+        #answers
         #(#tables)*
-
-        /// Whether bit `b` of `v` is set (`BITS` is a power of two: the mask
-        /// proves the index in bounds, so there is no bounds check).
-        #[inline(always)]
-        fn bit(v: &[u64; BITS], b: u32) -> bool {
-            v[(b >> 6) as usize & (BITS - 1)] >> (b & 63) & 1 != 0
-        }
-
-        /// Sets bit `b` of `v`.
-        #[inline(always)]
-        fn set(v: &mut [u64; BITS], b: u32) {
-            v[(b >> 6) as usize & (BITS - 1)] |= 1u64 << (b & 63);
-        }
 
         /// The compiled reasoner.
         pub struct Game {
@@ -155,15 +88,22 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
                 set(&mut self.v, #one);
             }
 
-            /// Forgets the atoms of the last joint move.
-            fn clear_moves(&mut self) {
+            /// Makes `joint` the joint move the atoms describe, and
+            /// evaluates the layers of `next`.
+            fn play(&mut self, joint: &[Move]) {
                 self.v[MOVE_WORD..].fill(0);
                 #(#reset_move_layers)*
+                for (role, mv) in joint.iter().enumerate() {
+                    let does = DOES[role];
+                    if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
+                        set(&mut self.v, does[i].1);
+                    }
+                }
+                self.phase_next();
             }
 
             #(#phase_fns)*
             #(#layer_fns)*
-            #(#rule_fns)*
         }
 
         impl ::gdl_runtime::Reasoner for Game {
@@ -172,61 +112,63 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
 
             #shared_methods
 
-            fn is_terminal(&mut self, state: &State) -> bool {
-                self.load(state);
-                self.phase_terminal();
-                TERMINAL.iter().any(|&b| bit(&self.v, b))
-            }
-
-            fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
-                self.load(state);
-                self.phase_legal();
-                out.clear();
-                for &(b, m) in LEGAL[role] {
-                    if bit(&self.v, b) {
-                        out.push(Move(m));
-                    }
-                }
-            }
-
-            fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
-                self.load(state);
-                self.clear_moves();
-                for (role, mv) in joint.iter().enumerate() {
-                    let does = DOES[role];
-                    if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
-                        set(&mut self.v, does[i].1);
-                    }
-                }
-                self.phase_next();
-                let mut bits = [0u64; WORDS];
-                bits.copy_from_slice(&self.v[MOVE_WORD..MOVE_WORD + WORDS]);
-                State(bits)
-            }
-
-            fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
-                self.load(state);
-                self.phase_goal();
-                let mut value: Option<u32> = None;
-                let mut many = false;
-                for &(b, v) in GOALS[role] {
-                    if bit(&self.v, b) {
-                        match value {
-                            None => value = Some(v),
-                            Some(w) if w != v => many = true,
-                            Some(_) => {}
-                        }
-                    }
-                }
-                match (value, many) {
-                    (Some(v), false) => TERM_TEXT[v as usize].parse().ok(),
-                    _ => None,
-                }
-            }
+            #answer_methods
         }
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
     prettyplease::unparse(&file)
+}
+
+/// The instance tables of the rules of the layers `chosen` picks, and the
+/// methods evaluating those layers (`layer_<i>`, each calling the
+/// `rule_<r>` of its rules, to a fixpoint if it is recursive) and rules.
+pub(super) fn layer_items(
+    program: &Program,
+    layers: &Layers,
+    ground: &Ground,
+    chosen: impl Fn(usize) -> bool,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut tables = Vec::new();
+    let mut fns = Vec::new();
+    for (i, layer) in layers.layers.iter().enumerate() {
+        if !chosen(i) {
+            continue;
+        }
+        let rules: Vec<&GroundRule> = layer
+            .rules
+            .iter()
+            .filter_map(|&r| ground.rules[r].as_ref())
+            .collect();
+        let calls: Vec<proc_macro2::Ident> = rules
+            .iter()
+            .map(|g| format_ident!("rule_{}", g.rule))
+            .collect();
+        let body = if layer.recursive {
+            let calls = calls.iter().map(|f| quote! { changed |= self.#f(); });
+            quote! {
+                loop {
+                    let mut changed = false;
+                    #(#calls)*
+                    if !changed {
+                        break;
+                    }
+                }
+            }
+        } else {
+            quote! { #(self.#calls();)* }
+        };
+        let name = format_ident!("layer_{i}");
+        fns.push(quote! {
+            fn #name(&mut self) {
+                #body
+            }
+        });
+        for g in rules {
+            tables.push(rule_table(g));
+            fns.push(rule_fn(program, g));
+        }
+    }
+    (tables, fns)
 }
 
 /// The instances of a rule as a static table, one row each; for a driven
@@ -327,6 +269,106 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
             let mut changed = false;
             #body
             changed
+        }
+    }
+}
+
+/// The items both ground backends define: the tables of the answer
+/// relations' bits (`LEGAL`, `DOES`, `GOALS`, `TERMINAL`) and the bit
+/// helpers over a vector of `BITS` words.
+pub(super) fn answer_items(ground: &Ground) -> TokenStream {
+    let per_role = |name: &str, lists: &[Vec<(u32, u32)>]| -> TokenStream {
+        let name = format_ident!("{name}");
+        let n = Literal::usize_unsuffixed(lists.len());
+        let lists = lists.iter().map(|l| {
+            let pairs = l.iter().map(|&(a, b)| {
+                let (a, b) = (lit(a), lit(b));
+                quote! { (#a, #b) }
+            });
+            quote! { &[#(#pairs),*] }
+        });
+        quote! { static #name: [&[(u32, u32)]; #n] = [#(#lists),*]; }
+    };
+    let legal = per_role("LEGAL", &ground.legal);
+    let does = per_role("DOES", &ground.does);
+    let goals = per_role("GOALS", &ground.goals);
+    let terminal_bits = ground.terminal.iter().map(|&b| lit(b));
+    let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
+    quote! {
+        /// Per role: `(bit, move)` of every possible legal move.
+        #legal
+        /// Per role: `(move, bit)` of every possible `does`, by move.
+        #does
+        /// Per role: `(bit, value)` of every possible goal.
+        #goals
+        /// The bits that make a state terminal.
+        static TERMINAL: [u32; #n_terminal] = [#(#terminal_bits),*];
+
+        /// Whether bit `b` of `v` is set (`BITS` is a power of two: the mask
+        /// proves the index in bounds, so there is no bounds check).
+        #[inline(always)]
+        fn bit(v: &[u64; BITS], b: u32) -> bool {
+            v[(b >> 6) as usize & (BITS - 1)] >> (b & 63) & 1 != 0
+        }
+
+        /// Sets bit `b` of `v`.
+        #[inline(always)]
+        fn set(v: &mut [u64; BITS], b: u32) {
+            v[(b >> 6) as usize & (BITS - 1)] |= 1u64 << (b & 63);
+        }
+    }
+}
+
+/// The answering methods of `Reasoner` both ground backends implement
+/// alike: `Game` has the bit vector `v`, `load(state)` and `play(joint)`;
+/// `prepare(phase)` is what runs after `load` before a phase's bits are
+/// read (`legal`, `terminal` or `goal`).
+pub(super) fn answer_methods(prepare: impl Fn(&str) -> TokenStream) -> TokenStream {
+    let (legal, terminal, goal) = (prepare("legal"), prepare("terminal"), prepare("goal"));
+    quote! {
+        fn is_terminal(&mut self, state: &State) -> bool {
+            self.load(state);
+            #terminal
+            TERMINAL.iter().any(|&b| bit(&self.v, b))
+        }
+
+        fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
+            self.load(state);
+            #legal
+            out.clear();
+            for &(b, m) in LEGAL[role] {
+                if bit(&self.v, b) {
+                    out.push(Move(m));
+                }
+            }
+        }
+
+        fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
+            self.load(state);
+            self.play(joint);
+            let mut bits = [0u64; WORDS];
+            bits.copy_from_slice(&self.v[MOVE_WORD..MOVE_WORD + WORDS]);
+            State(bits)
+        }
+
+        fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
+            self.load(state);
+            #goal
+            let mut value: Option<u32> = None;
+            let mut many = false;
+            for &(b, v) in GOALS[role] {
+                if bit(&self.v, b) {
+                    match value {
+                        None => value = Some(v),
+                        Some(w) if w != v => many = true,
+                        Some(_) => {}
+                    }
+                }
+            }
+            match (value, many) {
+                (Some(v), false) => TERM_TEXT[v as usize].parse().ok(),
+                _ => None,
+            }
         }
     }
 }

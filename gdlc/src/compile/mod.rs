@@ -10,8 +10,10 @@
 //! The stages: [`normalize`] (interned terms, static relations evaluated),
 //! [`domains`] (argument domains, runtime term ids, ground instances),
 //! [`layers`] (components and phases); then either [`ground`] and
-//! [`ground_codegen`] (a game with few rule instances: bit tests over one
-//! bit vector), or [`inline`] and [`magic`] (on-demand evaluation of large
+//! [`incremental`] with [`incremental_codegen`] (a game with few rule
+//! instances: one bit vector, updated from the fluents that change), or
+//! [`ground_codegen`] (the same bits evaluated in full for each state, when
+//! ground atoms depend on themselves), or [`inline`] and [`magic`] (on-demand evaluation of large
 //! relations), [`plan`] (filter trees and constant tables), [`containers`]
 //! and [`codegen`] (relation by relation). [`Strategy`] chooses.
 
@@ -21,11 +23,14 @@ pub mod domains;
 pub mod explain;
 pub mod ground;
 pub mod ground_codegen;
+pub mod incremental;
+pub mod incremental_codegen;
 pub mod inline;
 pub mod layers;
 pub mod magic;
 pub mod normalize;
 pub mod plan;
+pub mod simulate;
 
 use crate::Loaded;
 
@@ -46,9 +51,14 @@ impl std::error::Error for CompileError {}
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// Ground when the game has few enough rule instances
-    /// ([`ground::ground`]), relation by relation otherwise.
+    /// ([`ground::ground`]), evaluated incrementally when no ground atom
+    /// depends on itself ([`incremental::plan`]); relation by relation
+    /// otherwise.
     #[default]
     Auto,
+    /// Ground when the game has few enough rule instances, every state
+    /// evaluated in full; relation by relation otherwise.
+    Ground,
     /// Relation by relation (joins over containers), whatever the game.
     Relational,
 }
@@ -82,6 +92,9 @@ pub struct Compiled {
     /// The ground program, or why the game is compiled relation by
     /// relation instead.
     pub ground: Result<ground::Ground, String>,
+    /// The incremental evaluation of the ground program, or why it is
+    /// evaluated in full.
+    pub incremental: Result<incremental::Incremental, String>,
 }
 
 /// Runs stages 3–7 on a checked description.
@@ -95,7 +108,7 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
     let mut domains = domains::compute(&mut program)?;
     let layers = layers::build(&program);
     let ground = match strategy {
-        Strategy::Auto => ground::ground(&program, &domains, &layers),
+        Strategy::Auto | Strategy::Ground => ground::ground(&program, &domains, &layers),
         Strategy::Relational => Err("the relational strategy was asked for".into()),
     };
     // Inlining serves the relational code only (and would change the
@@ -106,6 +119,11 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
         let inlined = inline::inline(&mut program, &domains);
         let adorned = magic::rewrite(&mut program, &mut domains);
         (inlined, adorned, layers::build(&program))
+    };
+    let incremental = match (&ground, strategy) {
+        (Ok(g), Strategy::Auto) => incremental::plan(g, &layers),
+        (Ok(_), _) => Err("full evaluation was asked for".into()),
+        (Err(_), _) => Err("not ground".into()),
     };
     let mut tables = plan::Tables::default();
     let plans = plan::plan_rules(&program, &domains, &mut tables);
@@ -120,6 +138,7 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
         containers,
         tables,
         ground,
+        incremental,
     })
 }
 
@@ -132,6 +151,11 @@ pub fn generate(loaded: &Loaded) -> Result<Generated, CompileError> {
 /// [`generate`] with the given strategy.
 pub fn generate_with(loaded: &Loaded, strategy: Strategy) -> Result<Generated, CompileError> {
     let mut c = analyze_with(loaded, strategy)?;
+    if let (Ok(ground), Ok(incremental)) = (&c.ground, &c.incremental) {
+        let code =
+            incremental_codegen::module(&c.program, &c.domains, &c.layers, ground, incremental);
+        return Ok(Generated { code });
+    }
     if let Ok(ground) = &c.ground {
         let code = ground_codegen::module(&c.program, &c.domains, &c.layers, ground);
         return Ok(Generated { code });

@@ -1,0 +1,354 @@
+//! Stage 8 for a ground program evaluated incrementally
+//! ([`super::incremental`]): the reasoner keeps the bit vector of
+//! [`super::ground`] together with a count of unsatisfied literals per
+//! instance of an incremental layer and of firing instances per atom. Loading a state
+//! changes the fluents that differ from the loaded one; each change updates
+//! the instances that read it, and the atoms whose count crosses zero are
+//! settled level by level. The layers [`super::incremental`] left to full
+//! evaluation are evaluated as in [`super::ground_codegen`], when a phase
+//! needs them; so are the per-move layers when they are not incremental.
+
+use super::codegen::{lit, phase_fns, shared_items, shared_methods};
+use super::domains::Domains;
+use super::ground::Ground;
+use super::ground_codegen::{answer_items, answer_methods, layer_items};
+use super::incremental::Incremental;
+use super::layers::Layers;
+use super::normalize::Program;
+use proc_macro2::Literal;
+use quote::{format_ident, quote};
+
+/// The generated module.
+pub fn module(
+    program: &Program,
+    domains: &Domains,
+    layers: &Layers,
+    ground: &Ground,
+    incremental: &Incremental,
+) -> String {
+    let kept = |l: usize| incremental.layers[l];
+    let (tables, layer_fns) = layer_items(program, layers, ground, |l| !kept(l));
+    let phase_fns = phase_fns(layers, kept);
+    let n_layers = Literal::usize_unsuffixed(layers.layers.len());
+    // The layers evaluated in full per state: forgotten when the state
+    // changes (their atoms cleared).
+    let full_state: Vec<usize> = (0..layers.layers.len())
+        .filter(|&l| !kept(l) && !ground.per_move[l])
+        .collect();
+    let mut stale = vec![0u64; ground.words];
+    for &l in &full_state {
+        for g in layers.layers[l]
+            .rules
+            .iter()
+            .filter_map(|&r| ground.rules[r].as_ref())
+        {
+            for row in &g.rows {
+                stale[row[0] as usize / 64] |= 1 << (row[0] % 64);
+            }
+        }
+    }
+    let forget_state = full_state
+        .iter()
+        .map(|&l| {
+            let l = Literal::usize_unsuffixed(l);
+            quote! { self.done[#l] = false; }
+        })
+        .chain(
+            stale
+                .iter()
+                .enumerate()
+                .filter(|&(_, &m)| m != 0)
+                .map(|(w, &m)| {
+                    let w = Literal::usize_unsuffixed(w);
+                    let m = Literal::u64_unsuffixed(!m);
+                    quote! { self.v[#w] &= #m; }
+                }),
+        );
+    let play = if incremental.moves {
+        quote! {
+            /// Makes `joint` the joint move the atoms describe: changes the
+            /// `does` atoms that differ from the last joint move's.
+            fn play(&mut self, joint: &[Move]) {
+                for (role, mv) in joint.iter().enumerate() {
+                    let does = DOES[role];
+                    let b = match does.binary_search_by_key(&mv.0, |&(m, _)| m) {
+                        Ok(i) => does[i].1,
+                        Err(_) => NO_MOVE,
+                    };
+                    let old = self.does[role];
+                    if b == old {
+                        continue;
+                    }
+                    self.does[role] = b;
+                    if old != NO_MOVE {
+                        toggle(&mut self.v, old);
+                        self.changed(old, false);
+                    }
+                    if b != NO_MOVE {
+                        toggle(&mut self.v, b);
+                        self.changed(b, true);
+                    }
+                }
+                self.settle();
+            }
+        }
+    } else {
+        let forget_moves = (0..layers.layers.len())
+            .filter(|&l| ground.per_move[l])
+            .map(|l| {
+                let l = Literal::usize_unsuffixed(l);
+                quote! { self.done[#l] = false; }
+            });
+        quote! {
+            /// Makes `joint` the joint move the atoms describe, and
+            /// evaluates the per-move layers.
+            fn play(&mut self, joint: &[Move]) {
+                self.v[MOVE_WORD..].fill(0);
+                #(#forget_moves)*
+                for (role, mv) in joint.iter().enumerate() {
+                    let does = DOES[role];
+                    if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
+                        set(&mut self.v, does[i].1);
+                    }
+                }
+                self.phase_next();
+            }
+        }
+    };
+    let n_roles = Literal::usize_unsuffixed(program.roles.len());
+    let bits_words = Literal::usize_unsuffixed(ground.words);
+    let move_word = Literal::usize_unsuffixed(ground.move_word);
+    let one = lit(ground.one);
+    let instances = Literal::usize_unsuffixed(incremental.heads.len());
+    let levels = Literal::usize_unsuffixed(incremental.levels());
+    let n_occurrences = Literal::usize_unsuffixed(incremental.occurrences.len());
+    let u32s = |v: &[u32]| v.iter().map(|&x| lit(x)).collect::<Vec<_>>();
+    let heads = u32s(&incremental.heads);
+    let positives = incremental
+        .positives
+        .iter()
+        .map(|&p| Literal::u16_unsuffixed(p as u16));
+    let starts = u32s(&incremental.occurrence_starts);
+    let occurrences = u32s(&incremental.occurrences);
+    let level = incremental
+        .level
+        .iter()
+        .map(|&l| Literal::u16_unsuffixed(l));
+    let level_starts = u32s(&incremental.level_starts);
+
+    let answers = answer_items(ground);
+    let shared = shared_items(program, domains);
+    let shared_methods = shared_methods();
+    let answer_methods = answer_methods(|phase| {
+        let phase = format_ident!("phase_{phase}");
+        quote! { self.#phase(); }
+    });
+    let tokens = quote! {
+        #shared
+
+        /// Words of the bit vector: the state, then every derived atom.
+        const BITS: usize = #bits_words;
+        /// First word of the atoms of the joint move; the next state is the
+        /// `WORDS` words from here.
+        const MOVE_WORD: usize = #move_word;
+        /// Rule instances kept up to date incrementally.
+        const INSTANCES: usize = #instances;
+        /// Levels of atoms (level 0: the fluents, `does` and the atoms of
+        /// layers evaluated in full).
+        const LEVELS: usize = #levels;
+        /// No `does` atom.
+        const NO_MOVE: u32 = u32::MAX;
+        #answers
+        #(#tables)*
+        /// Per instance: the bit of its head.
+        static HEAD: [u32; INSTANCES] = [#(#heads),*];
+        /// Per instance: its positive literals.
+        static POSITIVES: [u16; INSTANCES] = [#(#positives),*];
+        /// Per bit, and one past the last: where its occurrences start.
+        static OCCURRENCE_START: [u32; BITS * 64 + 1] = [#(#starts),*];
+        /// Per bit, the instances reading it: `instance << 1 | negative`.
+        static OCCURRENCES: [u32; #n_occurrences] = [#(#occurrences),*];
+        /// Per bit: its level.
+        static LEVEL: [u16; BITS * 64] = [#(#level),*];
+        /// Per level, and one past the last: where its atoms start in the
+        /// queue of atoms to settle.
+        static LEVEL_START: [u32; LEVELS + 1] = [#(#level_starts),*];
+
+        /// The compiled reasoner.
+        pub struct Game {
+            roles: Vec<String>,
+            /// The state, then the derived atoms of the state and of the
+            /// last joint move.
+            v: [u64; BITS],
+            /// Per instance: its literals that do not hold.
+            unsatisfied: Box<[u16]>,
+            /// Per bit: the instances with it as head that fire.
+            support: Box<[u32]>,
+            /// The atoms whose support crossed zero, by level.
+            queue: Box<[u32]>,
+            /// Per level: its atoms in `queue`.
+            queued: [u32; LEVELS],
+            /// The bits in `queue`.
+            in_queue: [u64; BITS],
+            /// Lowest and highest level with queued atoms (`LEVELS` and 0
+            /// when none is).
+            lowest: usize,
+            highest: usize,
+            /// Per role: the bit of its `does` atom in the last joint move.
+            does: [u32; #n_roles],
+            /// Per layer evaluated in full: whether it is, for the state
+            /// (or joint move) the atoms describe.
+            done: [bool; #n_layers],
+        }
+
+        #[allow(unused_mut, unused_variables, clippy::all)]
+        impl Game {
+            /// A reasoner for this game, its atoms those of the empty state.
+            pub fn new() -> Self {
+                let roles = ROLE_IDS.iter().map(|&r| TERM_TEXT[r as usize].to_string()).collect();
+                let mut game = Game {
+                    roles,
+                    v: [0; BITS],
+                    unsatisfied: POSITIVES.to_vec().into_boxed_slice(),
+                    support: vec![0; BITS * 64].into_boxed_slice(),
+                    queue: vec![0; LEVEL_START[LEVELS] as usize].into_boxed_slice(),
+                    queued: [0; LEVELS],
+                    in_queue: [0; BITS],
+                    lowest: LEVELS,
+                    highest: 0,
+                    does: [NO_MOVE; #n_roles],
+                    done: [false; #n_layers],
+                };
+                set(&mut game.v, #one);
+                for i in 0..INSTANCES {
+                    if POSITIVES[i] == 0 {
+                        game.fire(i);
+                    }
+                }
+                game.settle();
+                game
+            }
+
+            /// Makes `state` the state the atoms describe: changes the
+            /// fluents that differ, and forgets the layers evaluated in
+            /// full.
+            fn load(&mut self, state: &State) {
+                if self.v[..WORDS] == state.0 {
+                    return;
+                }
+                #(#forget_state)*
+                for w in 0..WORDS {
+                    let mut changed = self.v[w] ^ state.0[w];
+                    if changed == 0 {
+                        continue;
+                    }
+                    self.v[w] = state.0[w];
+                    while changed != 0 {
+                        let b = (w * 64) as u32 + changed.trailing_zeros();
+                        changed &= changed - 1;
+                        self.changed(b, state.0[w] >> (b & 63) & 1 != 0);
+                    }
+                }
+                self.settle();
+            }
+
+            #play
+
+            /// Atom `b` now holds (`on`) or no longer does: updates the
+            /// instances that read it.
+            #[inline]
+            fn changed(&mut self, b: u32, on: bool) {
+                let (lo, hi) = (
+                    OCCURRENCE_START[b as usize] as usize,
+                    OCCURRENCE_START[b as usize + 1] as usize,
+                );
+                for &o in &OCCURRENCES[lo..hi] {
+                    let i = (o >> 1) as usize;
+                    if (o & 1 == 0) == on {
+                        self.unsatisfied[i] -= 1;
+                        if self.unsatisfied[i] == 0 {
+                            self.fire(i);
+                        }
+                    } else {
+                        if self.unsatisfied[i] == 0 {
+                            let h = HEAD[i];
+                            self.support[h as usize] -= 1;
+                            if self.support[h as usize] == 0 {
+                                self.enqueue(h);
+                            }
+                        }
+                        self.unsatisfied[i] += 1;
+                    }
+                }
+            }
+
+            /// Instance `i` fires.
+            #[inline]
+            fn fire(&mut self, i: usize) {
+                let h = HEAD[i];
+                self.support[h as usize] += 1;
+                if self.support[h as usize] == 1 {
+                    self.enqueue(h);
+                }
+            }
+
+            /// Queues atom `h`, whose support crossed zero, to be settled.
+            #[inline]
+            fn enqueue(&mut self, h: u32) {
+                let (w, m) = ((h >> 6) as usize & (BITS - 1), 1u64 << (h & 63));
+                if self.in_queue[w] & m != 0 {
+                    return;
+                }
+                self.in_queue[w] |= m;
+                let l = LEVEL[h as usize] as usize;
+                self.queue[LEVEL_START[l] as usize + self.queued[l] as usize] = h;
+                self.queued[l] += 1;
+                self.lowest = self.lowest.min(l);
+                self.highest = self.highest.max(l);
+            }
+
+            /// Settles the queued atoms, lowest level first: each holds
+            /// when some instance with it as head fires.
+            fn settle(&mut self) {
+                let mut l = self.lowest;
+                while l <= self.highest {
+                    let start = LEVEL_START[l] as usize;
+                    let mut k = 0;
+                    while k < self.queued[l] as usize {
+                        let h = self.queue[start + k];
+                        k += 1;
+                        self.in_queue[(h >> 6) as usize & (BITS - 1)] &= !(1u64 << (h & 63));
+                        let on = self.support[h as usize] != 0;
+                        if on != bit(&self.v, h) {
+                            toggle(&mut self.v, h);
+                            self.changed(h, on);
+                        }
+                    }
+                    self.queued[l] = 0;
+                    l += 1;
+                }
+                self.lowest = LEVELS;
+                self.highest = 0;
+            }
+
+            #(#phase_fns)*
+            #(#layer_fns)*
+        }
+
+        /// Flips bit `b` of `v`.
+        #[inline(always)]
+        fn toggle(v: &mut [u64; BITS], b: u32) {
+            v[(b >> 6) as usize & (BITS - 1)] ^= 1u64 << (b & 63);
+        }
+
+        impl ::gdl_runtime::Reasoner for Game {
+            type State = State;
+            type Move = Move;
+
+            #shared_methods
+            #answer_methods
+        }
+    };
+    let file: syn::File = syn::parse2(tokens).expect("generated code parses");
+    prettyplease::unparse(&file)
+}

@@ -1,0 +1,250 @@
+//! Stage 7b, cost estimation for a ground program: the compiler plays a few
+//! random playouts of the game itself, evaluating the instances in full
+//! over a bit vector exactly as the generated code does, and counts per
+//! layer what each way of evaluating it would cost per state:
+//!
+//! - in full: the instances visited (those whose driver bit is set, or all
+//!   of an undriven rule), for the layers the reasoner evaluates in that
+//!   state (the cones of `terminal` and `legal`, plus `next` when a move is
+//!   played, `goal` when the state is terminal);
+//! - incrementally: the literal occurrences of the atoms that changed since
+//!   the state (or joint move) before, plus one per changed atom of the
+//!   layer (settling it).
+//!
+//! [`super::incremental`] chooses with these figures. The playouts are
+//! deterministic (a fixed seed), so the choice and the generated code are.
+
+use super::ground::Ground;
+use super::layers::Layers;
+
+/// Most instances the simulation may look at (it stops after the state
+/// that crosses this), so that it stays well under a second.
+const WORK: u64 = 30_000_000;
+/// Most states simulated.
+const STATES: usize = 3_000;
+/// Joint moves after which a playout stops.
+const MAX_LENGTH: usize = 500;
+
+/// What the simulation measured.
+pub struct Costs {
+    /// States simulated.
+    pub states: usize,
+    /// Per layer: instance visits of its full evaluations.
+    pub full: Vec<u64>,
+    /// Per layer: literal updates and settled atoms had it been incremental.
+    pub incremental: Vec<u64>,
+}
+
+/// Plays random playouts of `ground` and returns the costs of each layer.
+pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
+    let n = layers.layers.len();
+    let words = ground.words;
+    // Per bit: (layer, occurrences) of the instances that read it, and the
+    // layer that sets it.
+    let mut readers: Vec<Vec<(usize, u32)>> = vec![Vec::new(); words * 64];
+    let mut head_layer: Vec<Option<usize>> = vec![None; words * 64];
+    let never = (words * 64 - 1) as u32;
+    for (l, layer) in layers.layers.iter().enumerate() {
+        for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
+            for row in &g.rows {
+                head_layer[row[0] as usize] = Some(l);
+                for &b in row[1..].iter().filter(|&&b| b != ground.one && b != never) {
+                    let list = &mut readers[b as usize];
+                    match list.iter_mut().find(|(m, _)| *m == l) {
+                        Some((_, c)) => *c += 1,
+                        None => list.push((l, 1)),
+                    }
+                }
+            }
+        }
+    }
+    let in_phase = |p: usize| {
+        let mut v = vec![false; n];
+        for &l in &layers.phases[p] {
+            v[l] = true;
+        }
+        v
+    };
+    let (legal_cone, next_cone, terminal_cone, goal_cone) =
+        (in_phase(0), in_phase(1), in_phase(2), in_phase(3));
+
+    let mut costs = Costs {
+        states: 0,
+        full: vec![0; n],
+        incremental: vec![0; n],
+    };
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut below = |k: usize| -> usize {
+        rng = rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        ((u128::from(z) * k as u128) >> 64) as usize
+    };
+    let initial = ground.initial.clone();
+    // The vectors after the last state's and the last joint move's layers.
+    let mut last_state = vec![0u64; words];
+    let mut last_move = vec![0u64; words];
+    let rows: u64 = ground
+        .rules
+        .iter()
+        .flatten()
+        .map(|g| g.rows.len() as u64)
+        .sum();
+    let mut work = 0u64;
+    let mut v = vec![0u64; words];
+    'playouts: loop {
+        let mut state = initial.clone();
+        for _ in 0..MAX_LENGTH {
+            if costs.states >= STATES || work >= WORK {
+                break 'playouts;
+            }
+            costs.states += 1;
+            // The state's layers.
+            v.iter_mut().for_each(|w| *w = 0);
+            v[..state.len()].copy_from_slice(&state);
+            set(&mut v, ground.one);
+            let mut visits = vec![0u64; n];
+            for (l, layer) in layers.layers.iter().enumerate() {
+                if !ground.per_move[l] {
+                    visits[l] = evaluate(ground, layer, &mut v);
+                }
+            }
+            let terminal = ground.terminal.iter().any(|&b| bit(&v, b));
+            for l in 0..n {
+                let used = terminal_cone[l]
+                    || legal_cone[l]
+                    || (terminal && goal_cone[l])
+                    || (!terminal && next_cone[l]);
+                if used && !ground.per_move[l] {
+                    costs.full[l] += visits[l];
+                }
+            }
+            work += rows;
+            let per_state = |l: usize| !ground.per_move[l];
+            changes(
+                &last_state,
+                &v,
+                &readers,
+                &head_layer,
+                per_state,
+                &mut costs.incremental,
+            );
+            last_state.copy_from_slice(&v);
+            if terminal {
+                break;
+            }
+            // A random joint move, and its layers.
+            for (role, legal) in ground.legal.iter().enumerate() {
+                let moves: Vec<u32> = legal
+                    .iter()
+                    .filter(|&&(b, _)| bit(&v, b))
+                    .map(|&(_, m)| m)
+                    .collect();
+                if moves.is_empty() {
+                    break 'playouts;
+                }
+                let m = moves[below(moves.len())];
+                let does = &ground.does[role];
+                if let Ok(i) = does.binary_search_by_key(&m, |&(m, _)| m) {
+                    set(&mut v, does[i].1);
+                }
+            }
+            for (l, layer) in layers.layers.iter().enumerate() {
+                if ground.per_move[l] {
+                    let visited = evaluate(ground, layer, &mut v);
+                    if next_cone[l] {
+                        costs.full[l] += visited;
+                    }
+                }
+            }
+            let per_move = |l: usize| ground.per_move[l];
+            changes(
+                &last_move,
+                &v,
+                &readers,
+                &head_layer,
+                per_move,
+                &mut costs.incremental,
+            );
+            last_move.copy_from_slice(&v);
+            let base = ground.move_word;
+            let k = state.len();
+            state.copy_from_slice(&v[base..base + k]);
+            // Clear the per-move part for the next state.
+            for w in &mut v[base..] {
+                *w = 0;
+            }
+        }
+        if costs.states >= STATES || work >= WORK {
+            break;
+        }
+    }
+    costs
+}
+
+/// Adds to `incremental` what updating the atoms that differ between `old`
+/// and `new` costs each layer that `counted` picks: the occurrences read,
+/// one per atom settled.
+fn changes(
+    old: &[u64],
+    new: &[u64],
+    readers: &[Vec<(usize, u32)>],
+    head_layer: &[Option<usize>],
+    counted: impl Fn(usize) -> bool,
+    incremental: &mut [u64],
+) {
+    for (w, (&a, &b)) in old.iter().zip(new).enumerate() {
+        let mut d = a ^ b;
+        while d != 0 {
+            let bit = w * 64 + d.trailing_zeros() as usize;
+            d &= d - 1;
+            for &(l, c) in &readers[bit] {
+                if counted(l) {
+                    incremental[l] += u64::from(c);
+                }
+            }
+            if let Some(l) = head_layer[bit].filter(|&l| counted(l)) {
+                incremental[l] += 1;
+            }
+        }
+    }
+}
+
+/// Evaluates `layer` in full over `v` as the generated code does; returns
+/// the instances visited.
+fn evaluate(ground: &Ground, layer: &super::layers::Layer, v: &mut [u64]) -> u64 {
+    let mut visits = 0;
+    loop {
+        let mut changed = false;
+        for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
+            for row in &g.rows {
+                if g.driven && !bit(v, row[1]) {
+                    continue;
+                }
+                visits += 1;
+                if bit(v, row[0]) {
+                    continue;
+                }
+                let holds = row[1..=g.pos].iter().all(|&b| bit(v, b))
+                    && row[g.pos + 1..].iter().all(|&b| !bit(v, b));
+                if holds {
+                    set(v, row[0]);
+                    changed = true;
+                }
+            }
+        }
+        if !layer.recursive || !changed {
+            return visits;
+        }
+    }
+}
+
+fn bit(v: &[u64], b: u32) -> bool {
+    v[(b / 64) as usize] >> (b % 64) & 1 != 0
+}
+
+fn set(v: &mut [u64], b: u32) {
+    v[(b / 64) as usize] |= 1 << (b % 64);
+}
