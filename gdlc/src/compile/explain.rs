@@ -57,7 +57,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
                         out,
                         "evaluation: mixed, chosen per layer from {} simulated states (cost \
                          per state: incremental = literal updates of the atoms that change, \
-                         full = instances visited); incremental layers keep per instance a \
+                         full = instances visited, each worth 1.5 updates); incremental layers keep per instance a \
                          count of its literals that do not hold, per atom of its instances \
                          that fire ({} literal occurrences, {} levels); per-move layers {}",
                         inc.costs.states,
@@ -98,7 +98,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
             for rule in g.rules.iter().flatten() {
                 let _ = writeln!(
                     out,
-                    "  rule {}: {} instances, {} positive and {} negative tests each{}",
+                    "  rule {}: {} instances, {} positive and {} negative tests each{}{}",
                     rule.rule,
                     rule.rows.len(),
                     rule.pos,
@@ -107,6 +107,10 @@ pub fn report(c: &Compiled, game: &str) -> String {
                         ", visited from the set bits of the first"
                     } else {
                         ", all visited"
+                    },
+                    match rule.guards.len() {
+                        0 => String::new(),
+                        n => format!(" ({n} the same in every instance, tested once first)"),
                     }
                 );
             }

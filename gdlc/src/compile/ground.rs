@@ -20,6 +20,7 @@
 use super::domains::Domains;
 use super::layers::Layers;
 use super::normalize::{lookup, Class, Lit, Program, RelId};
+use super::simulate::Costs;
 use crate::interp::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -39,9 +40,15 @@ pub struct GroundRule {
     /// the negative literals' bits.
     pub rows: Vec<Vec<u32>>,
     /// Whether the rows are sorted by their first positive literal, the
-    /// one with the most distinct bits: the evaluation then visits only
-    /// the rows whose first literal is set.
+    /// driver (the one with the most distinct bits, until
+    /// [`Ground::choose_drivers`] picks the one a simulation found set
+    /// least often): the evaluation then visits only the rows whose first
+    /// literal is set.
     pub driven: bool,
+    /// The columns whose bit is the same in every row (`(control white)`
+    /// in every instance of white's moves): the full evaluation tests them
+    /// once, before the rows, and not in each row.
+    pub guards: Vec<usize>,
 }
 
 /// The ground program.
@@ -78,6 +85,52 @@ impl Ground {
     pub fn instances(&self) -> usize {
         self.rules.iter().flatten().map(|g| g.rows.len()).sum()
     }
+}
+
+impl Ground {
+    /// Picks each rule's driver from what a simulation measured: the
+    /// positive column (not a guard) whose set bits the rows would be
+    /// visited from least often, or none when visiting every row is as
+    /// cheap; then fills in [`Costs::full`] per layer with those drivers.
+    pub fn choose_drivers(&mut self, layers: &Layers, costs: &mut Costs) {
+        let mut chosen = vec![0u64; self.rules.len()];
+        for g in self.rules.iter_mut().flatten() {
+            let visits = &costs.drivers[g.rule];
+            let mut best = 0;
+            for k in 1..=g.pos {
+                if !g.guards.contains(&k) && visits[k] < visits[best] && spans(&g.rows, k) {
+                    best = k;
+                }
+            }
+            g.driven = best > 0;
+            if best > 1 {
+                for row in &mut g.rows {
+                    row.swap(1, best);
+                }
+                for guard in &mut g.guards {
+                    if *guard == 1 {
+                        *guard = best;
+                    }
+                }
+            }
+            g.rows
+                .sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
+            chosen[g.rule] = visits[best];
+        }
+        costs.full = layers
+            .layers
+            .iter()
+            .map(|l| l.rules.iter().map(|&r| chosen[r]).sum())
+            .collect();
+    }
+}
+
+/// Whether the bits of column `k` span few enough bits for a driver's
+/// offset table (one offset per bit of the range).
+fn spans(rows: &[Vec<u32>], k: usize) -> bool {
+    let lo = rows.iter().map(|r| r[k]).min().unwrap_or(0);
+    let hi = rows.iter().map(|r| r[k]).max().unwrap_or(0);
+    ((hi - lo) as usize) < 16 * rows.len() + 64
 }
 
 /// Grounds `program`, or says why not.
@@ -314,11 +367,13 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
         }
         rows.sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
         rows.dedup();
+        let constant = |c: usize| rows.iter().all(|r| r[c] == rows[0][c]);
+        // A driver with one bit means every positive column has one.
+        driven = driven && !constant(1);
+        let first = if driven { 2 } else { 1 };
+        let guards: Vec<usize> = (first..1 + pos + neg).filter(|&c| constant(c)).collect();
         // The evaluation keeps one offset per bit of the driver's range.
-        if driven {
-            let span = (rows[rows.len() - 1][1] - rows[0][1]) as usize + 1;
-            driven = span <= 16 * rows.len() + 64;
-        }
+        driven = driven && spans(&rows, 1);
         slots += rows.len() * (1 + pos + neg);
         if slots > MAX_SLOTS {
             return Err(format!(
@@ -331,6 +386,7 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
             neg,
             rows,
             driven,
+            guards,
         }));
     }
     let per_move = layers
@@ -423,5 +479,28 @@ mod tests {
         assert_eq!(row, &vec![g.next_base + id("(p 1)"), id("(p 1)")]);
         assert_eq!(g.next_base as usize, g.move_word * 64);
         assert!(g.move_word * 64 > g.one as usize);
+    }
+
+    #[test]
+    fn a_literal_shared_by_every_instance_is_a_guard() {
+        let game = "(role a)\n(init (control a))\n(n 1)\n(n 2)\n(n 3)\n\
+            (<= (legal a (go ?x)) (true (control a)) (n ?x) (not (true (p ?x))))\n\
+            (<= (next (p ?x)) (does a (go ?x)))\n(<= (next (control a)) (true (control a)))\n\
+            (<= terminal (true (p 3)))\n(<= (goal a 100) (true (p 3)))\n";
+        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
+        let c = analyze(&loaded).expect("compiles");
+        let g = c.ground.as_ref().expect("small enough to ground");
+        let i = c
+            .program
+            .rules
+            .iter()
+            .position(|r| r.text.contains("(legal a (go ?x))"))
+            .unwrap();
+        let legal = g.rules[i].as_ref().expect("instances");
+        // Three instances: `(control a)` in each (a guard, so no driver),
+        // `(p ?x)` differs.
+        assert_eq!((legal.rows.len(), legal.pos, legal.neg), (3, 1, 1));
+        assert!(!legal.driven);
+        assert_eq!(legal.guards, vec![1]);
     }
 }

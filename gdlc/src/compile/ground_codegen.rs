@@ -206,15 +206,30 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
     let table = format_ident!("G{}", g.rule);
     let doc = format!(" {}", program.rules[g.rule].text);
     let first = if g.driven { 2 } else { 1 };
-    let tests = (first..=g.pos)
+    let test = |k: usize, b: TokenStream| {
+        if k <= g.pos {
+            quote! { bit(v, #b) }
+        } else {
+            quote! { !bit(v, #b) }
+        }
+    };
+    let tests = (first..=g.pos + g.neg)
+        .filter(|k| !g.guards.contains(k))
         .map(|k| {
-            let k = Literal::usize_unsuffixed(k);
-            quote! { bit(v, g[#k]) }
-        })
-        .chain((g.pos + 1..=g.pos + g.neg).map(|k| {
-            let k = Literal::usize_unsuffixed(k);
-            quote! { !bit(v, g[#k]) }
-        }));
+            let i = Literal::usize_unsuffixed(k);
+            test(k, quote! { g[#i] })
+        });
+    let guards = g.guards.iter().map(|&k| {
+        let b = lit(g.rows[0][k]);
+        test(k, quote! { #b })
+    });
+    let guard = (!g.guards.is_empty()).then(|| {
+        quote! {
+            if !(true #(&& #guards)*) {
+                return false;
+            }
+        }
+    });
     let visit = quote! {
         if bit(v, g[0]) {
             continue;
@@ -266,6 +281,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
         #[doc = #doc]
         fn #name(&mut self) -> bool {
             let v = &mut self.v;
+            #guard
             let mut changed = false;
             #body
             changed

@@ -23,10 +23,22 @@
 use super::ground::Ground;
 use super::layers::Layers;
 
-use super::simulate::{simulate, Costs};
+use super::simulate::Costs;
 
 /// Most levels; deeper ground programs are evaluated in full.
 const MAX_LEVELS: usize = u16::MAX as usize;
+
+/// What an instance visited by a full evaluation costs, in literal updates
+/// of an incremental one, as a fraction: a visit reads a table row and
+/// tests several bits, an update changes one count. Calibrated side by
+/// side on ticTacToe, connectFour and breakthrough (docs/PERFORMANCE.md):
+/// 3/2 picks the faster of the layer choices measured on each.
+const FULL_VISIT: (u64, u64) = (3, 2);
+
+/// Whether `incremental` literal updates cost less than `full` visits.
+fn cheaper(incremental: u64, full: u64) -> bool {
+    incremental * FULL_VISIT.1 < full * FULL_VISIT.0
+}
 
 /// How the layers of a ground program are evaluated, and the tables the
 /// incremental ones are driven by.
@@ -64,10 +76,10 @@ impl Incremental {
     }
 }
 
-/// Chooses, from a simulation of the game, which layers of `ground` are
-/// kept up to date incrementally, and builds their tables; or says why
-/// none is.
-pub fn plan(ground: &Ground, layers: &Layers) -> Result<Incremental, String> {
+/// Chooses, from a simulation of the game (`costs`, with `ground`'s
+/// drivers chosen from it), which layers of `ground` are kept up to date
+/// incrementally, and builds their tables; or says why none is.
+pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incremental, String> {
     let n = layers.layers.len();
     let bits = ground.words * 64;
     let never = (bits - 1) as u32;
@@ -93,20 +105,19 @@ pub fn plan(ground: &Ground, layers: &Layers) -> Result<Incremental, String> {
             }
         }
     }
-    let costs = simulate(ground, layers);
     // A layer is incremental when that is cheaper, it reads only
     // incremental layers, and no atom of it depends on itself.
     let mut chosen = vec![false; n];
     for l in 0..n {
         chosen[l] = !ground.per_move[l]
-            && costs.incremental[l] < costs.full[l]
+            && cheaper(costs.incremental[l], costs.full[l])
             && reads[l].iter().all(|&m| chosen[m])
             && (!layers.layers[l].recursive || acyclic(ground, layers, l));
     }
     let per_move: Vec<usize> = (0..n).filter(|&l| ground.per_move[l]).collect();
     let cost = |c: &[u64]| per_move.iter().map(|&l| c[l]).sum::<u64>();
     let moves = !per_move.is_empty()
-        && cost(&costs.incremental) < cost(&costs.full)
+        && cheaper(cost(&costs.incremental), cost(&costs.full))
         && per_move.iter().all(|&l| {
             reads[l].iter().all(|&m| chosen[m] || ground.per_move[m])
                 && (!layers.layers[l].recursive || acyclic(ground, layers, l))
@@ -256,7 +267,7 @@ fn levels(
 
 #[cfg(test)]
 mod tests {
-    use super::{acyclic, levels, plan};
+    use super::{acyclic, levels};
     use crate::compile::{analyze, Compiled};
 
     fn project_game(name: &str) -> Compiled {
@@ -297,7 +308,7 @@ mod tests {
     #[test]
     fn the_simulation_chooses_per_layer() {
         let c = project_game("connectfour");
-        let p = plan(c.ground.as_ref().expect("ground"), &c.layers).expect("incremental");
+        let p = c.incremental.as_ref().expect("incremental");
         let layer = |name: &str| {
             c.layers
                 .layers
@@ -311,9 +322,10 @@ mod tests {
         };
         // A disc changes a few lines; every legal move flips with the turn.
         assert!(p.layers[layer("four")], "lines incremental");
+        assert!(p.moves, "next incremental");
         assert!(!p.layers[layer("legal")], "legal moves in full");
         for l in 0..c.layers.layers.len() {
-            let cheaper = p.costs.incremental[l] < p.costs.full[l];
+            let cheaper = super::cheaper(p.costs.incremental[l], p.costs.full[l]);
             assert!(!p.layers[l] || cheaper || p.moves, "layer {l}");
         }
         // Every instance of an incremental layer, and only those, is counted.

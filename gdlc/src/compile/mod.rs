@@ -107,10 +107,17 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
     let mut program = normalize::normalize(&loaded.analysis.rules)?;
     let mut domains = domains::compute(&mut program)?;
     let layers = layers::build(&program);
-    let ground = match strategy {
+    let mut ground = match strategy {
         Strategy::Auto | Strategy::Ground => ground::ground(&program, &domains, &layers),
         Strategy::Relational => Err("the relational strategy was asked for".into()),
     };
+    // A simulation of the ground program picks the drivers, and which
+    // layers are incremental.
+    let costs = ground.as_mut().ok().map(|g| {
+        let mut costs = simulate::simulate(g, &layers);
+        g.choose_drivers(&layers, &mut costs);
+        costs
+    });
     // Inlining serves the relational code only (and would change the
     // rules the ground instances are numbered by).
     let (inlined, adorned, layers) = if ground.is_ok() {
@@ -120,10 +127,10 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
         let adorned = magic::rewrite(&mut program, &mut domains);
         (inlined, adorned, layers::build(&program))
     };
-    let incremental = match (&ground, strategy) {
-        (Ok(g), Strategy::Auto) => incremental::plan(g, &layers),
-        (Ok(_), _) => Err("full evaluation was asked for".into()),
-        (Err(_), _) => Err("not ground".into()),
+    let incremental = match (&ground, costs, strategy) {
+        (Ok(g), Some(costs), Strategy::Auto) => incremental::plan(g, &layers, costs),
+        (Ok(_), _, _) => Err("full evaluation was asked for".into()),
+        (Err(_), _, _) => Err("not ground".into()),
     };
     let mut tables = plan::Tables::default();
     let plans = plan::plan_rules(&program, &domains, &mut tables);

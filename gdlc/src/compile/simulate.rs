@@ -4,7 +4,7 @@
 //! layer what each way of evaluating it would cost per state:
 //!
 //! - in full: the instances visited (those whose driver bit is set, or all
-//!   of an undriven rule), for the layers the reasoner evaluates in that
+//!   of an undriven rule, none when a guard fails), for the layers the reasoner evaluates in that
 //!   state (the cones of `terminal` and `legal`, plus `next` when a move is
 //!   played, `goal` when the state is terminal);
 //! - incrementally: the literal occurrences of the atoms that changed since
@@ -15,7 +15,7 @@
 //! deterministic (a fixed seed), so the choice and the generated code are.
 
 use super::ground::Ground;
-use super::layers::Layers;
+use super::layers::{Layer, Layers};
 
 /// Most instances the simulation may look at (it stops after the state
 /// that crosses this), so that it stays well under a second.
@@ -29,13 +29,19 @@ const MAX_LENGTH: usize = 500;
 pub struct Costs {
     /// States simulated.
     pub states: usize,
-    /// Per layer: instance visits of its full evaluations.
+    /// Per layer: instance visits of its full evaluations (with the drivers
+    /// [`Ground::choose_drivers`] picks from [`Self::drivers`]).
     pub full: Vec<u64>,
+    /// Per rule with instances: the instances its full evaluations would
+    /// visit with no driver (index 0) and driven by each positive column
+    /// (index k: the rows whose column k is set); 0 when a guard fails.
+    pub drivers: Vec<Vec<u64>>,
     /// Per layer: literal updates and settled atoms had it been incremental.
     pub incremental: Vec<u64>,
 }
 
-/// Plays random playouts of `ground` and returns the costs of each layer.
+/// Plays random playouts of `ground` and returns the costs of each layer
+/// (but [`Costs::full`], which [`Ground::choose_drivers`] fills in).
 pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
     let n = layers.layers.len();
     let words = ground.words;
@@ -68,11 +74,19 @@ pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
     let (legal_cone, next_cone, terminal_cone, goal_cone) =
         (in_phase(0), in_phase(1), in_phase(2), in_phase(3));
 
+    let drivers: Vec<Vec<u64>> = ground
+        .rules
+        .iter()
+        .map(|g| vec![0; g.as_ref().map_or(0, |g| g.pos + 1)])
+        .collect();
     let mut costs = Costs {
         states: 0,
         full: vec![0; n],
+        drivers: drivers.clone(),
         incremental: vec![0; n],
     };
+    // The candidates' visits of the current state (or joint move).
+    let mut visits = drivers;
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let mut below = |k: usize| -> usize {
         rng = rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -105,10 +119,9 @@ pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
             v.iter_mut().for_each(|w| *w = 0);
             v[..state.len()].copy_from_slice(&state);
             set(&mut v, ground.one);
-            let mut visits = vec![0u64; n];
             for (l, layer) in layers.layers.iter().enumerate() {
                 if !ground.per_move[l] {
-                    visits[l] = evaluate(ground, layer, &mut v);
+                    evaluate(ground, layer, &mut v, &mut visits);
                 }
             }
             let terminal = ground.terminal.iter().any(|&b| bit(&v, b));
@@ -117,8 +130,8 @@ pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
                     || legal_cone[l]
                     || (terminal && goal_cone[l])
                     || (!terminal && next_cone[l]);
-                if used && !ground.per_move[l] {
-                    costs.full[l] += visits[l];
+                if !ground.per_move[l] {
+                    take(&layers.layers[l], used, &mut visits, &mut costs.drivers);
                 }
             }
             work += rows;
@@ -153,10 +166,8 @@ pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
             }
             for (l, layer) in layers.layers.iter().enumerate() {
                 if ground.per_move[l] {
-                    let visited = evaluate(ground, layer, &mut v);
-                    if next_cone[l] {
-                        costs.full[l] += visited;
-                    }
+                    evaluate(ground, layer, &mut v, &mut visits);
+                    take(layer, next_cone[l], &mut visits, &mut costs.drivers);
                 }
             }
             let per_move = |l: usize| ground.per_move[l];
@@ -212,18 +223,37 @@ fn changes(
     }
 }
 
-/// Evaluates `layer` in full over `v` as the generated code does; returns
-/// the instances visited.
-fn evaluate(ground: &Ground, layer: &super::layers::Layer, v: &mut [u64]) -> u64 {
-    let mut visits = 0;
+/// Moves the visits of `layer`'s rules into `total` if the reasoner
+/// evaluates it (`used`), and clears them.
+fn take(layer: &Layer, used: bool, visits: &mut [Vec<u64>], total: &mut [Vec<u64>]) {
+    for &r in &layer.rules {
+        for (t, x) in total[r].iter_mut().zip(visits[r].iter_mut()) {
+            if used {
+                *t += *x;
+            }
+            *x = 0;
+        }
+    }
+}
+
+/// Evaluates `layer` in full over `v`, adding to `visits` what each rule
+/// would visit with each driver.
+fn evaluate(ground: &Ground, layer: &Layer, v: &mut [u64], visits: &mut [Vec<u64>]) {
     loop {
         let mut changed = false;
         for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
+            let guard = |&k: &usize| bit(v, g.rows[0][k]) == (k <= g.pos);
+            if !g.guards.iter().all(guard) {
+                continue;
+            }
+            let visits = &mut visits[g.rule];
+            visits[0] += g.rows.len() as u64;
             for row in &g.rows {
-                if g.driven && !bit(v, row[1]) {
-                    continue;
+                for k in 1..=g.pos {
+                    if bit(v, row[k]) {
+                        visits[k] += 1;
+                    }
                 }
-                visits += 1;
                 if bit(v, row[0]) {
                     continue;
                 }
@@ -236,7 +266,7 @@ fn evaluate(ground: &Ground, layer: &super::layers::Layer, v: &mut [u64]) -> u64
             }
         }
         if !layer.recursive || !changed {
-            return visits;
+            return;
         }
     }
 }
