@@ -290,7 +290,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
 }
 
 /// The items both ground backends define: the tables of the answer
-/// relations' bits (`LEGAL`, `DOES`, `GOALS`, `TERMINAL`) and the bit
+/// relations' bits (`LEGAL_*`, `DOES`, `GOALS`, `TERMINAL`) and the bit
 /// helpers over a vector of `BITS` words.
 pub(super) fn answer_items(ground: &Ground) -> TokenStream {
     let per_role = |name: &str, lists: &[Vec<(u32, u32)>]| -> TokenStream {
@@ -305,14 +305,45 @@ pub(super) fn answer_items(ground: &Ground) -> TokenStream {
         });
         quote! { static #name: [&[(u32, u32)]; #n] = [#(#lists),*]; }
     };
-    let legal = per_role("LEGAL", &ground.legal);
+    // Legal moves: those that always hold (a static fact: the one bit),
+    // then per role a table over the range of its legal bits (each the
+    // atom of one move), whose set bits are walked word by word.
+    let mut always = Vec::new();
+    let mut lows = Vec::new();
+    let mut tables = Vec::new();
+    for moves in &ground.legal {
+        let fixed = moves.iter().filter(|&&(b, _)| b == ground.one);
+        always.push(fixed.map(|&(_, m)| lit(m)).collect::<Vec<_>>());
+        let mut bits: Vec<(u32, u32)> = moves
+            .iter()
+            .copied()
+            .filter(|&(b, _)| b != ground.one)
+            .collect();
+        bits.sort_unstable();
+        let lo = bits.first().map_or(0, |&(b, _)| b);
+        let mut table = Vec::new();
+        for &(b, m) in &bits {
+            table.resize((b - lo) as usize, u32::MAX);
+            table.push(m);
+        }
+        lows.push(lit(lo));
+        tables.push(table.into_iter().map(lit).collect::<Vec<_>>());
+    }
+    let n_roles = Literal::usize_unsuffixed(ground.legal.len());
+    let always = always.iter().map(|l| quote! { &[#(#l),*] });
+    let tables = tables.iter().map(|l| quote! { &[#(#l),*] });
     let does = per_role("DOES", &ground.does);
     let goals = per_role("GOALS", &ground.goals);
     let terminal_bits = ground.terminal.iter().map(|&b| lit(b));
     let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
     quote! {
-        /// Per role: `(bit, move)` of every possible legal move.
-        #legal
+        /// Per role: the moves that are always legal.
+        static LEGAL_ALWAYS: [&[u32]; #n_roles] = [#(#always),*];
+        /// Per role: the first bit of its range of legal bits.
+        static LEGAL_LO: [u32; #n_roles] = [#(#lows),*];
+        /// Per role: by bit from `LEGAL_LO`, the move whose legality it is
+        /// (`u32::MAX`: none of the role's).
+        static LEGAL_MOVE: [&[u32]; #n_roles] = [#(#tables),*];
         /// Per role: `(move, bit)` of every possible `does`, by move.
         #does
         /// Per role: `(bit, value)` of every possible goal.
@@ -352,9 +383,27 @@ pub(super) fn answer_methods(prepare: impl Fn(&str) -> TokenStream) -> TokenStre
             self.load(state);
             #legal
             out.clear();
-            for &(b, m) in LEGAL[role] {
-                if bit(&self.v, b) {
-                    out.push(Move(m));
+            out.extend(LEGAL_ALWAYS[role].iter().map(|&m| Move(m)));
+            let table = LEGAL_MOVE[role];
+            if !table.is_empty() {
+                let lo = LEGAL_LO[role] as usize;
+                let hi = lo + table.len() - 1;
+                for w in lo / 64..=hi / 64 {
+                    let mut word = self.v[w & (BITS - 1)];
+                    if w == lo / 64 {
+                        word &= u64::MAX << (lo % 64);
+                    }
+                    if w == hi / 64 {
+                        word &= u64::MAX >> (63 - hi % 64);
+                    }
+                    while word != 0 {
+                        let b = w * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        let m = table[b - lo];
+                        if m != u32::MAX {
+                            out.push(Move(m));
+                        }
+                    }
                 }
             }
         }
