@@ -378,12 +378,10 @@ pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream 
     let n_words = Literal::usize_unsuffixed(words);
     let n_roles = Literal::usize_unsuffixed(program.roles.len());
     let role_ids = program.roles.iter().map(|&r| lit(domains.id(r)));
-    let mut initial = vec![0u64; words];
-    for &f in &program.init {
-        let id = domains.id(f) as usize;
-        initial[id / 64] |= 1 << (id % 64);
-    }
-    let initial = initial.iter().map(|&w| Literal::u64_unsuffixed(w));
+    let initial = domains
+        .state_words(&program.init)
+        .into_iter()
+        .map(Literal::u64_unsuffixed);
     let zobrist = domains.texts[..domains.fluents]
         .iter()
         .map(|t| Literal::u64_unsuffixed(gdl_runtime::zobrist_key(t)));

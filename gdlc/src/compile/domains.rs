@@ -60,6 +60,17 @@ impl Domains {
     pub fn id(&self, t: TermId) -> u32 {
         self.runtime_id[t as usize]
     }
+
+    /// The words of the state whose fluents are `fluents` (one bit per
+    /// possible fluent, by runtime id).
+    pub fn state_words(&self, fluents: &[TermId]) -> Vec<u64> {
+        let mut words = vec![0u64; self.fluents.div_ceil(64).max(1)];
+        for &f in fluents {
+            let id = self.id(f) as usize;
+            words[id / 64] |= 1 << (id % 64);
+        }
+        words
+    }
 }
 
 /// Computes the domains of `program` and numbers its terms.

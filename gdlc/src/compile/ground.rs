@@ -394,14 +394,9 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
         .iter()
         .map(|l| l.class == Class::Move || l.members.iter().all(|r| next_rels.contains(r)))
         .collect();
-    let mut initial = vec![0u64; state_words];
-    for &f in &program.init {
-        let id = domains.id(f) as usize;
-        initial[id / 64] |= 1 << (id % 64);
-    }
     Ok(Ground {
         per_move,
-        initial,
+        initial: domains.state_words(&program.init),
         words,
         one,
         move_word,

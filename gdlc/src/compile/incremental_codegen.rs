@@ -1,12 +1,13 @@
 //! Stage 8 for a ground program evaluated incrementally
 //! ([`super::incremental`]): the reasoner keeps the bit vector of
 //! [`super::ground`] together with a count of unsatisfied literals per
-//! instance of an incremental layer and of firing instances per atom. Loading a state
-//! changes the fluents that differ from the loaded one; each change updates
-//! the instances that read it, and the atoms whose count crosses zero are
-//! settled level by level. The layers [`super::incremental`] left to full
-//! evaluation are evaluated as in [`super::ground_codegen`], when a phase
-//! needs them; so are the per-move layers when they are not incremental.
+//! instance of an incremental layer and of firing instances per atom.
+//! Loading a state changes the fluents that differ from the loaded one;
+//! each change updates the instances that read it, and the atoms whose
+//! count crosses zero are settled level by level. The layers
+//! [`super::incremental`] left to full evaluation are evaluated as in
+//! [`super::ground_codegen`], when a phase needs them; so are the per-move
+//! layers when they are not incremental.
 
 use super::codegen::{lit, phase_fns, shared_items, shared_methods};
 use super::domains::Domains;

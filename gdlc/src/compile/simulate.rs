@@ -3,16 +3,18 @@
 //! over a bit vector exactly as the generated code does, and counts per
 //! layer what each way of evaluating it would cost per state:
 //!
-//! - in full: the instances visited (those whose driver bit is set, or all
-//!   of an undriven rule, none when a guard fails), for the layers the reasoner evaluates in that
-//!   state (the cones of `terminal` and `legal`, plus `next` when a move is
-//!   played, `goal` when the state is terminal);
+//! - in full: the instances visited with each possible driver (those whose
+//!   driver bit is set, or all of them without a driver; none when a guard
+//!   fails), for the layers the reasoner evaluates in that state (the cones
+//!   of `terminal` and `legal`, plus `next` when a move is played, `goal`
+//!   when the state is terminal);
 //! - incrementally: the literal occurrences of the atoms that changed since
 //!   the state (or joint move) before, plus one per changed atom of the
 //!   layer (settling it).
 //!
-//! [`super::incremental`] chooses with these figures. The playouts are
-//! deterministic (a fixed seed), so the choice and the generated code are.
+//! [`Ground::choose_drivers`] and [`super::incremental`] choose with these
+//! figures. The playouts are deterministic (a fixed seed), so the choices
+//! and the generated code are.
 
 use super::ground::Ground;
 use super::layers::{Layer, Layers};
