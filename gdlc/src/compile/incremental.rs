@@ -129,7 +129,8 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
     }
     if !chosen.contains(&true) {
         return Err(format!(
-            "evaluating every layer in full is cheaper in {} simulated states",
+            "no layer is cheaper incrementally in {} simulated states, reads only \
+             incremental layers and is free of cycles through its atoms",
             costs.states
         ));
     }
