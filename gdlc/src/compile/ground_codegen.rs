@@ -14,40 +14,16 @@ use quote::{format_ident, quote};
 /// The generated module.
 pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Ground) -> String {
     let n_layers = Literal::usize_unsuffixed(layers.layers.len());
-    let bits_words = Literal::usize_unsuffixed(ground.words);
-    let move_word = Literal::usize_unsuffixed(ground.move_word);
     let one = lit(ground.one);
 
     let (tables, layer_fns) = layer_items(program, layers, ground, |_| true);
 
     let phase_fns = phase_fns(layers, |_| false);
-    let reset_move_layers =
-        ground
-            .per_move
-            .iter()
-            .enumerate()
-            .filter(|&(_, &m)| m)
-            .map(|(l, _)| {
-                let idx = Literal::usize_unsuffixed(l);
-                quote! { self.done[#idx] = false; }
-            });
-
-    let answers = answer_items(ground);
-    let shared = shared_items(program, domains);
-    let shared_methods = shared_methods();
-    let answer_methods = answer_methods(|phase| {
-        let phase = format_ident!("phase_{phase}");
-        quote! { self.#phase(); }
-    });
+    let preamble = preamble(program, domains, ground);
+    let play = full_play(layers, ground);
+    let reasoner = reasoner_impl();
     let tokens = quote! {
-        #shared
-
-        /// Words of the bit vector: the state, then every derived atom.
-        const BITS: usize = #bits_words;
-        /// First word of the atoms computed per joint move; the next state
-        /// is the `WORDS` words from here.
-        const MOVE_WORD: usize = #move_word;
-        #answers
+        #preamble
         #(#tables)*
 
         /// The compiled reasoner.
@@ -88,32 +64,13 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
                 set(&mut self.v, #one);
             }
 
-            /// Makes `joint` the joint move the atoms describe, and
-            /// evaluates the layers of `next`.
-            fn play(&mut self, joint: &[Move]) {
-                self.v[MOVE_WORD..].fill(0);
-                #(#reset_move_layers)*
-                for (role, mv) in joint.iter().enumerate() {
-                    let does = DOES[role];
-                    if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
-                        set(&mut self.v, does[i].1);
-                    }
-                }
-                self.phase_next();
-            }
+            #play
 
             #(#phase_fns)*
             #(#layer_fns)*
         }
 
-        impl ::gdl_runtime::Reasoner for Game {
-            type State = State;
-            type Move = Move;
-
-            #shared_methods
-
-            #answer_methods
-        }
+        #reasoner
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
     prettyplease::unparse(&file)
@@ -292,7 +249,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
 /// The items both ground backends define: the tables of the answer
 /// relations' bits (`LEGAL_*`, `DOES`, `GOALS`, `TERMINAL`) and the bit
 /// helpers over a vector of `BITS` words.
-pub(super) fn answer_items(ground: &Ground) -> TokenStream {
+fn answer_items(ground: &Ground) -> TokenStream {
     let per_role = |name: &str, lists: &[Vec<(u32, u32)>]| -> TokenStream {
         let name = format_ident!("{name}");
         let n = Literal::usize_unsuffixed(lists.len());
@@ -366,22 +323,83 @@ pub(super) fn answer_items(ground: &Ground) -> TokenStream {
     }
 }
 
-/// The answering methods of `Reasoner` both ground backends implement
-/// alike: `Game` has the bit vector `v`, `load(state)` and `play(joint)`;
-/// `prepare(phase)` is what runs after `load` before a phase's bits are
-/// read (`legal`, `terminal` or `goal`).
-pub(super) fn answer_methods(prepare: impl Fn(&str) -> TokenStream) -> TokenStream {
-    let (legal, terminal, goal) = (prepare("legal"), prepare("terminal"), prepare("goal"));
+/// The items both ground backends begin with: [`shared_items`], the bit
+/// vector's size (`BITS`) and the first word of its per-move part
+/// (`MOVE_WORD`), and [`answer_items`].
+pub(super) fn preamble(program: &Program, domains: &Domains, ground: &Ground) -> TokenStream {
+    let shared = shared_items(program, domains);
+    let bits_words = Literal::usize_unsuffixed(ground.words);
+    let move_word = Literal::usize_unsuffixed(ground.move_word);
+    let answers = answer_items(ground);
+    quote! {
+        #shared
+
+        /// Words of the bit vector: the state, then every derived atom.
+        const BITS: usize = #bits_words;
+        /// First word of the atoms computed per joint move; the next state
+        /// is the `WORDS` words from here.
+        const MOVE_WORD: usize = #move_word;
+        #answers
+    }
+}
+
+/// `Game::play` when the per-move layers are evaluated in full: clears the
+/// per-move part of the vector and forgets those layers, sets the joint
+/// move's `does` bits, then evaluates the layers of `next` not done yet.
+pub(super) fn full_play(layers: &Layers, ground: &Ground) -> TokenStream {
+    let forget_moves = (0..layers.layers.len())
+        .filter(|&l| ground.per_move[l])
+        .map(|l| {
+            let l = Literal::usize_unsuffixed(l);
+            quote! { self.done[#l] = false; }
+        });
+    quote! {
+        /// Makes `joint` the joint move the atoms describe, and
+        /// evaluates the layers of `next`.
+        fn play(&mut self, joint: &[Move]) {
+            self.v[MOVE_WORD..].fill(0);
+            #(#forget_moves)*
+            for (role, mv) in joint.iter().enumerate() {
+                let does = DOES[role];
+                if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
+                    set(&mut self.v, does[i].1);
+                }
+            }
+            self.phase_next();
+        }
+    }
+}
+
+/// `impl Reasoner for Game` of both ground backends: [`shared_methods`]
+/// and [`answer_methods`].
+pub(super) fn reasoner_impl() -> TokenStream {
+    let shared_methods = shared_methods();
+    let answer_methods = answer_methods();
+    quote! {
+        impl ::gdl_runtime::Reasoner for Game {
+            type State = State;
+            type Move = Move;
+
+            #shared_methods
+            #answer_methods
+        }
+    }
+}
+
+/// The answering methods of `Reasoner`: `Game` has the bit vector `v`,
+/// `load(state)`, `play(joint)` and a `phase_<phase>()` that makes the
+/// bits of `legal`, `terminal` and `goal` hold for the loaded state.
+fn answer_methods() -> TokenStream {
     quote! {
         fn is_terminal(&mut self, state: &State) -> bool {
             self.load(state);
-            #terminal
+            self.phase_terminal();
             TERMINAL.iter().any(|&b| bit(&self.v, b))
         }
 
         fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
             self.load(state);
-            #legal
+            self.phase_legal();
             out.clear();
             out.extend(LEGAL_ALWAYS[role].iter().map(|&m| Move(m)));
             let table = LEGAL_MOVE[role];
@@ -418,7 +436,7 @@ pub(super) fn answer_methods(prepare: impl Fn(&str) -> TokenStream) -> TokenStre
 
         fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
             self.load(state);
-            #goal
+            self.phase_goal();
             let mut value: Option<u32> = None;
             let mut many = false;
             for &(b, v) in GOALS[role] {

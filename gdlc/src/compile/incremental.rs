@@ -23,7 +23,7 @@
 use super::ground::Ground;
 use super::layers::Layers;
 
-use super::simulate::Costs;
+use super::simulate::{head_layers, Costs};
 
 /// Most levels; deeper ground programs are evaluated in full.
 const MAX_LEVELS: usize = u16::MAX as usize;
@@ -83,23 +83,17 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
     let n = layers.layers.len();
     let bits = ground.words * 64;
     let never = (bits - 1) as u32;
-    let mut head_layer = vec![usize::MAX; bits];
-    for (l, layer) in layers.layers.iter().enumerate() {
-        for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
-            for row in &g.rows {
-                head_layer[row[0] as usize] = l;
-            }
-        }
-    }
+    let head_layer = head_layers(ground, layers);
     // Per layer: the layers whose atoms it reads.
     let mut reads = vec![Vec::new(); n];
     for (l, layer) in layers.layers.iter().enumerate() {
         for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
             for row in &g.rows {
                 for &b in &row[1..] {
-                    let m = head_layer[b as usize];
-                    if m != usize::MAX && m != l && !reads[l].contains(&m) {
-                        reads[l].push(m);
+                    if let Some(m) = head_layer[b as usize] {
+                        if m != l && !reads[l].contains(&m) {
+                            reads[l].push(m);
+                        }
                     }
                 }
             }
@@ -157,15 +151,7 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
             literals.extend(neg.map(|&b| (b, instance << 1 | 1)));
         }
     }
-    literals.sort_unstable();
-    let mut occurrence_starts = vec![0u32; bits + 1];
-    for &(b, _) in &literals {
-        occurrence_starts[b as usize + 1] += 1;
-    }
-    for b in 0..bits {
-        occurrence_starts[b + 1] += occurrence_starts[b];
-    }
-    let occurrences: Vec<u32> = literals.iter().map(|&(_, o)| o).collect();
+    let (occurrence_starts, occurrences) = occurrence_lists(bits, literals);
     let level = levels(&heads, &positives, &occurrence_starts, &occurrences)
         .ok_or("a ground atom depends on itself (recursion through atoms)")?;
     let levels = level.iter().max().map_or(1, |&l| l as usize + 1);
@@ -200,7 +186,6 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
 
 /// Whether no atom of recursive layer `l` depends on itself.
 fn acyclic(ground: &Ground, layers: &Layers, l: usize) -> bool {
-    let bits = ground.words * 64;
     let mut heads = Vec::new();
     let mut positives = Vec::new();
     let mut literals = Vec::new();
@@ -216,6 +201,14 @@ fn acyclic(ground: &Ground, layers: &Layers, l: usize) -> bool {
             literals.extend(row[1..].iter().map(|&b| (b, instance << 1)));
         }
     }
+    let (starts, occurrences) = occurrence_lists(ground.words * 64, literals);
+    levels(&heads, &positives, &starts, &occurrences).is_some()
+}
+
+/// The `(bit, occurrence)` pairs `literals` as occurrence lists: per bit,
+/// and one past the last, where its occurrences start; the occurrences,
+/// by bit.
+fn occurrence_lists(bits: usize, mut literals: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
     literals.sort_unstable();
     let mut starts = vec![0u32; bits + 1];
     for &(b, _) in &literals {
@@ -224,8 +217,7 @@ fn acyclic(ground: &Ground, layers: &Layers, l: usize) -> bool {
     for b in 0..bits {
         starts[b + 1] += starts[b];
     }
-    let occurrences: Vec<u32> = literals.iter().map(|&(_, o)| o).collect();
-    levels(&heads, &positives, &starts, &occurrences).is_some()
+    (starts, literals.into_iter().map(|(_, o)| o).collect())
 }
 
 /// Per bit, its level: the longest path to it from a bit no instance sets,

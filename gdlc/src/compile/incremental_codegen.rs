@@ -9,15 +9,15 @@
 //! [`super::ground_codegen`], when a phase needs them; so are the per-move
 //! layers when they are not incremental.
 
-use super::codegen::{lit, phase_fns, shared_items, shared_methods};
+use super::codegen::{lit, phase_fns};
 use super::domains::Domains;
 use super::ground::Ground;
-use super::ground_codegen::{answer_items, answer_methods, layer_items};
+use super::ground_codegen::{full_play, layer_items, preamble, reasoner_impl};
 use super::incremental::Incremental;
 use super::layers::Layers;
 use super::normalize::Program;
 use proc_macro2::Literal;
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// The generated module.
 pub fn module(
@@ -94,31 +94,9 @@ pub fn module(
             }
         }
     } else {
-        let forget_moves = (0..layers.layers.len())
-            .filter(|&l| ground.per_move[l])
-            .map(|l| {
-                let l = Literal::usize_unsuffixed(l);
-                quote! { self.done[#l] = false; }
-            });
-        quote! {
-            /// Makes `joint` the joint move the atoms describe, and
-            /// evaluates the per-move layers.
-            fn play(&mut self, joint: &[Move]) {
-                self.v[MOVE_WORD..].fill(0);
-                #(#forget_moves)*
-                for (role, mv) in joint.iter().enumerate() {
-                    let does = DOES[role];
-                    if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
-                        set(&mut self.v, does[i].1);
-                    }
-                }
-                self.phase_next();
-            }
-        }
+        full_play(layers, ground)
     };
     let n_roles = Literal::usize_unsuffixed(program.roles.len());
-    let bits_words = Literal::usize_unsuffixed(ground.words);
-    let move_word = Literal::usize_unsuffixed(ground.move_word);
     let one = lit(ground.one);
     let instances = Literal::usize_unsuffixed(incremental.heads.len());
     let levels = Literal::usize_unsuffixed(incremental.levels());
@@ -137,21 +115,10 @@ pub fn module(
         .map(|&l| Literal::u16_unsuffixed(l));
     let level_starts = u32s(&incremental.level_starts);
 
-    let answers = answer_items(ground);
-    let shared = shared_items(program, domains);
-    let shared_methods = shared_methods();
-    let answer_methods = answer_methods(|phase| {
-        let phase = format_ident!("phase_{phase}");
-        quote! { self.#phase(); }
-    });
+    let preamble = preamble(program, domains, ground);
+    let reasoner = reasoner_impl();
     let tokens = quote! {
-        #shared
-
-        /// Words of the bit vector: the state, then every derived atom.
-        const BITS: usize = #bits_words;
-        /// First word of the atoms of the joint move; the next state is the
-        /// `WORDS` words from here.
-        const MOVE_WORD: usize = #move_word;
+        #preamble
         /// Rule instances kept up to date incrementally.
         const INSTANCES: usize = #instances;
         /// Levels of atoms (level 0: the fluents, `does` and the atoms of
@@ -159,7 +126,6 @@ pub fn module(
         const LEVELS: usize = #levels;
         /// No `does` atom.
         const NO_MOVE: u32 = u32::MAX;
-        #answers
         #(#tables)*
         /// Per instance: the bit of its head.
         static HEAD: [u32; INSTANCES] = [#(#heads),*];
@@ -342,13 +308,7 @@ pub fn module(
             v[(b >> 6) as usize & (BITS - 1)] ^= 1u64 << (b & 63);
         }
 
-        impl ::gdl_runtime::Reasoner for Game {
-            type State = State;
-            type Move = Move;
-
-            #shared_methods
-            #answer_methods
-        }
+        #reasoner
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
     prettyplease::unparse(&file)

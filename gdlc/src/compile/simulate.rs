@@ -47,15 +47,13 @@ pub struct Costs {
 pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
     let n = layers.layers.len();
     let words = ground.words;
-    // Per bit: (layer, occurrences) of the instances that read it, and the
-    // layer that sets it.
+    // Per bit: (layer, occurrences) of the instances that read it.
+    let head_layer = head_layers(ground, layers);
     let mut readers: Vec<Vec<(usize, u32)>> = vec![Vec::new(); words * 64];
-    let mut head_layer: Vec<Option<usize>> = vec![None; words * 64];
     let never = (words * 64 - 1) as u32;
     for (l, layer) in layers.layers.iter().enumerate() {
         for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
             for row in &g.rows {
-                head_layer[row[0] as usize] = Some(l);
                 for &b in row[1..].iter().filter(|&&b| b != ground.one && b != never) {
                     let list = &mut readers[b as usize];
                     match list.iter_mut().find(|(m, _)| *m == l) {
@@ -223,6 +221,19 @@ fn changes(
             }
         }
     }
+}
+
+/// Per bit of `ground`'s vector: the layer whose instances set it, if any.
+pub fn head_layers(ground: &Ground, layers: &Layers) -> Vec<Option<usize>> {
+    let mut head_layer = vec![None; ground.words * 64];
+    for (l, layer) in layers.layers.iter().enumerate() {
+        for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
+            for row in &g.rows {
+                head_layer[row[0] as usize] = Some(l);
+            }
+        }
+    }
+    head_layer
 }
 
 /// Moves the visits of `layer`'s rules into `total` if the reasoner
