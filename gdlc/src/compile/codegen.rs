@@ -368,7 +368,7 @@ pub fn module(input: Input<'_>) -> String {
 }
 
 /// The items both backends define: the constants (`ZOBRIST`, `FLUENTS`,
-/// `WORDS`, `TERM_TEXT`, `ROLE_IDS`, `INITIAL`), `State`, `Move`, and
+/// `WORDS`, `TERM_TEXT`, `BY_TEXT`, `ROLE_IDS`, `INITIAL`), `State`, `Move`, and
 /// `Default` for `Game` (which each backend defines, with `Game::new`).
 pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream {
     let words = domains.fluents.div_ceil(64).max(1);
@@ -382,6 +382,9 @@ pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream 
         .state_words(&program.init)
         .into_iter()
         .map(Literal::u64_unsuffixed);
+    let mut by_text: Vec<u32> = (0..domains.texts.len() as u32).collect();
+    by_text.sort_by(|&a, &b| domains.texts[a as usize].cmp(&domains.texts[b as usize]));
+    let by_text = by_text.into_iter().map(lit);
     let zobrist = domains.texts[..domains.fluents]
         .iter()
         .map(|t| Literal::u64_unsuffixed(gdl_runtime::zobrist_key(t)));
@@ -392,8 +395,10 @@ pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream 
         pub const FLUENTS: usize = #n_fluents;
         /// Words of a state.
         const WORDS: usize = #n_words;
-        /// Canonical text of every term, by id: fluents first, each group sorted.
+        /// Canonical text of every term, by id (fluents first).
         static TERM_TEXT: [&str; #n_terms] = [#(#texts),*];
+        /// Every term id, in the order of their texts.
+        static BY_TEXT: [u32; #n_terms] = [#(#by_text),*];
         /// The term id of each role.
         static ROLE_IDS: [u32; #n_roles] = [#(#role_ids),*];
         /// The initial state.
@@ -441,18 +446,19 @@ pub(super) fn shared_methods() -> TokenStream {
 
         fn parse_move(&mut self, _role: usize, text: &str) -> Option<Move> {
             let text = ::gdl_runtime::kif::canonical(text)?;
-            let (fluents, rest) = TERM_TEXT.split_at(FLUENTS);
-            if let Ok(i) = rest.binary_search(&text.as_str()) {
-                return Some(Move((FLUENTS + i) as u32));
-            }
-            fluents.binary_search(&text.as_str()).ok().map(|i| Move(i as u32))
+            let i = BY_TEXT
+                .binary_search_by(|&t| TERM_TEXT[t as usize].cmp(text.as_str()))
+                .ok()?;
+            Some(Move(BY_TEXT[i]))
         }
 
         fn fluents(&self, state: &State) -> Vec<String> {
-            (0..FLUENTS as u32)
+            let mut out: Vec<String> = (0..FLUENTS as u32)
                 .filter(|&f| state.holds(f))
                 .map(|f| TERM_TEXT[f as usize].to_string())
-                .collect()
+                .collect();
+            out.sort_unstable();
+            out
         }
 
         fn state_hash(&self, state: &State) -> u64 {
