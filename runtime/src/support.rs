@@ -55,11 +55,41 @@ impl<const N: usize> Dense<N> {
 
 /// One index of a relation: the positions it is keyed on, the newest fact
 /// of each key, and for each fact the next older one with the same key.
+/// With a dense box, the heads of the keys inside it are a table over the
+/// box's slots of the keyed positions (when that is small); the others are
+/// hashed.
 #[derive(Clone, Debug)]
 struct Index<const N: usize> {
     mask: [bool; N],
     heads: HashMap<[u32; N], u32, IdBuild>,
+    /// The heads by slot (see [`Index::slot`]); empty without a box.
+    table: Vec<u32>,
     next: Vec<u32>,
+}
+
+/// Most slots of an index's table of heads.
+const MAX_TABLE_HEADS: usize = 1 << 16;
+
+impl<const N: usize> Index<N> {
+    /// The slot of a key in the table of heads: the mixed-radix offset of
+    /// its keyed positions in the box, if it lies there and there is a table.
+    #[inline]
+    fn slot(&self, dense: Option<&Dense<N>>, key: &[u32; N]) -> Option<usize> {
+        let d = dense.filter(|_| !self.table.is_empty())?;
+        let mut slot = 0usize;
+        for (((&value, &keyed), &min), &span) in
+            key.iter().zip(&self.mask).zip(&d.mins).zip(&d.spans)
+        {
+            if keyed {
+                let offset = value.wrapping_sub(min);
+                if offset >= span {
+                    return None;
+                }
+                slot = slot * span as usize + offset as usize;
+            }
+        }
+        Some(slot)
+    }
 }
 
 impl<const N: usize> Rel<N> {
@@ -81,10 +111,24 @@ impl<const N: usize> Rel<N> {
             }),
             indexes: masks
                 .iter()
-                .map(|&mask| Index {
-                    mask,
-                    heads: HashMap::default(),
-                    next: Vec::new(),
+                .map(|&mask| {
+                    let slots = dense.map_or(usize::MAX, |(_, spans)| {
+                        (0..N)
+                            .filter(|&p| mask[p])
+                            .map(|p| spans[p] as usize)
+                            .product()
+                    });
+                    let table = if slots <= MAX_TABLE_HEADS {
+                        vec![END; slots]
+                    } else {
+                        Vec::new()
+                    };
+                    Index {
+                        mask,
+                        heads: HashMap::default(),
+                        table,
+                        next: Vec::new(),
+                    }
                 })
                 .collect(),
         }
@@ -107,13 +151,13 @@ impl<const N: usize> Rel<N> {
             let i = self.list.len() as u32;
             self.list.push(fact);
             for index in &mut self.indexes {
-                let mut key = fact;
-                for (k, &keep) in key.iter_mut().zip(&index.mask) {
-                    if !keep {
-                        *k = 0;
-                    }
-                }
-                let older = index.heads.insert(key, i).unwrap_or(END);
+                let older = match index.slot(self.dense.as_ref(), &fact) {
+                    Some(slot) => std::mem::replace(&mut index.table[slot], i),
+                    None => index
+                        .heads
+                        .insert(masked(fact, &index.mask), i)
+                        .unwrap_or(END),
+                };
                 index.next.push(older);
             }
         }
@@ -151,7 +195,11 @@ impl<const N: usize> Rel<N> {
     /// those of `key` (its other positions 0), or [`END`].
     #[inline]
     pub fn first(&self, index: usize, key: &[u32; N]) -> u32 {
-        self.indexes[index].heads.get(key).copied().unwrap_or(END)
+        let index = &self.indexes[index];
+        match index.slot(self.dense.as_ref(), key) {
+            Some(slot) => index.table[slot],
+            None => index.heads.get(key).copied().unwrap_or(END),
+        }
     }
 
     /// The next older fact with the same key as fact `i` in index `index`,
@@ -172,16 +220,36 @@ impl<const N: usize> Rel<N> {
                     }
                 }
             }
-            self.list.clear();
             if !self.set.is_empty() {
                 self.set.clear();
             }
             for index in &mut self.indexes {
-                index.heads.clear();
+                if !index.table.is_empty() {
+                    for fact in &self.list {
+                        if let Some(slot) = index.slot(self.dense.as_ref(), fact) {
+                            index.table[slot] = END;
+                        }
+                    }
+                }
+                if !index.heads.is_empty() {
+                    index.heads.clear();
+                }
                 index.next.clear();
             }
+            self.list.clear();
         }
     }
+}
+
+/// A fact with the positions an index is not keyed on set to 0: its key.
+#[inline]
+fn masked<const N: usize>(mut fact: [u32; N], mask: &[bool; N]) -> [u32; N] {
+    for (k, &keep) in fact.iter_mut().zip(mask) {
+        if !keep {
+            *k = 0;
+        }
+    }
+    fact
 }
 
 /// A fast hasher for tuples of small ids: each word is folded in with a
@@ -333,6 +401,34 @@ mod tests {
         assert!(chain(&r, 0, [1, 0]).is_empty());
         r.insert([1, 5]);
         assert_eq!(chain(&r, 0, [1, 0]), [[1, 5]]);
+    }
+
+    #[test]
+    fn indexes_over_a_dense_box_chain_facts_inside_and_outside_it() {
+        // Box 10..13 x 0..2; index 0 keyed on position 0 (a table of 3
+        // heads), index 1 on both (a table of 6).
+        let mut r: Rel<2> = Rel::new(&[[true, false], [true, true]], Some(([10, 0], [3, 2])));
+        for fact in [[11, 1], [11, 0], [40, 1], [12, 1], [40, 0], [11, 1]] {
+            r.insert(fact);
+        }
+        fn chain(r: &Rel<2>, index: usize, key: [u32; 2]) -> Vec<[u32; 2]> {
+            let mut out = Vec::new();
+            let mut i = r.first(index, &key);
+            while i != END {
+                out.push(r.get(i as usize));
+                i = r.next(index, i);
+            }
+            out
+        }
+        assert_eq!(chain(&r, 0, [11, 0]), [[11, 0], [11, 1]]);
+        assert_eq!(chain(&r, 0, [40, 0]), [[40, 0], [40, 1]]);
+        assert_eq!(chain(&r, 1, [12, 1]), [[12, 1]]);
+        assert!(chain(&r, 0, [10, 0]).is_empty() && chain(&r, 1, [12, 0]).is_empty());
+        r.clear();
+        assert!(chain(&r, 0, [11, 0]).is_empty() && chain(&r, 0, [40, 0]).is_empty());
+        r.insert([11, 0]);
+        assert_eq!(chain(&r, 0, [11, 0]), [[11, 0]]);
+        assert_eq!(chain(&r, 1, [11, 0]), [[11, 0]]);
     }
 
     #[test]
