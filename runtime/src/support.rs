@@ -331,6 +331,71 @@ pub fn boxed_range<'a, const N: usize>(
     &rows[offsets[slot] as usize..offsets[slot + 1] as usize]
 }
 
+/// The set bits `lo <= f < hi` of a bitset (`words`, bit `f` in word
+/// `f / 64`), in increasing order: a state's fluents in an id range.
+#[inline]
+pub fn ones(words: &[u64], lo: u32, hi: u32) -> Ones<'_> {
+    if lo >= hi {
+        return Ones {
+            words,
+            word: 0,
+            bits: 0,
+            last: 0,
+            hi,
+        };
+    }
+    let word = (lo >> 6) as usize;
+    Ones {
+        words,
+        word,
+        bits: words[word] & (!0u64 << (lo & 63)),
+        last: ((hi - 1) >> 6) as usize,
+        hi,
+    }
+}
+
+/// The iterator of [`ones`].
+pub struct Ones<'a> {
+    words: &'a [u64],
+    /// The word `bits` came from.
+    word: usize,
+    /// Its bits not yet returned.
+    bits: u64,
+    /// The last word to look at.
+    last: usize,
+    hi: u32,
+}
+
+impl Iterator for Ones<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        while self.bits == 0 {
+            if self.word >= self.last {
+                return None;
+            }
+            self.word += 1;
+            self.bits = self.words[self.word];
+        }
+        let f = (self.word as u32) << 6 | self.bits.trailing_zeros();
+        self.bits &= self.bits - 1;
+        if f < self.hi {
+            Some(f)
+        } else {
+            self.bits = 0;
+            self.last = 0;
+            None
+        }
+    }
+}
+
+/// Whether some bit `lo <= f < hi` of a bitset is set.
+#[inline]
+pub fn any_one(words: &[u64], lo: u32, hi: u32) -> bool {
+    ones(words, lo, hi).next().is_some()
+}
+
 /// Compares the first `key.len()` columns of a row with `key`.
 #[inline]
 fn prefix_cmp(row: &[u32], key: &[u32]) -> std::cmp::Ordering {
@@ -465,6 +530,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn ones_lists_the_set_bits_of_a_range() {
+        let words = [0b1011u64 | 1 << 63, 0, 1 << 5 | 1 << 40, u64::MAX];
+        let all = |lo, hi| ones(&words, lo, hi).collect::<Vec<u32>>();
+        assert_eq!(all(0, 256).len(), 4 + 2 + 64);
+        assert_eq!(all(0, 4), [0, 1, 3]);
+        assert_eq!(all(1, 3), [1]);
+        assert_eq!(all(3, 134), [3, 63, 133]);
+        assert_eq!(all(64, 128), Vec::<u32>::new());
+        assert_eq!(all(168, 194), [168, 192, 193]);
+        assert_eq!(all(169, 194), [192, 193]);
+        assert_eq!(all(5, 5), Vec::<u32>::new());
+        assert!(any_one(&words, 60, 64) && !any_one(&words, 64, 133) && any_one(&words, 64, 134));
+        assert!(!any_one(&words, 9, 9));
     }
 
     #[test]

@@ -264,7 +264,7 @@ pub fn module(input: Input<'_>) -> String {
         .collect();
 
     let tokens = quote! {
-        use ::gdl_runtime::support::{boxed_range, find, range, Rel};
+        use ::gdl_runtime::support::{any_one, boxed_range, find, ones, range, Rel};
 
         #shared
 
@@ -746,7 +746,7 @@ impl RuleGen<'_> {
         let name = format_ident!("T{table}");
         let columns = self.tables.tables[table].columns;
         let keys: Vec<Ident> = key.iter().map(|&v| Self::var(v)).collect();
-        let rows = match self.offsets(table, key.len()) {
+        let rows = match self.offsets(table, key.len(), MAX_OFFSETS) {
             Some((offsets, mins, spans)) => {
                 let mins = mins.iter().map(|&m| lit(m));
                 let spans = spans.iter().map(|&m| lit(m));
@@ -756,11 +756,43 @@ impl RuleGen<'_> {
         };
         let last = Literal::usize_unsuffixed(columns - 1);
         let fail = self.fail();
+        let walk = self.tables.walk_stride(table, key.len()).filter(|_| fluent);
+        let rows_var = format_ident!("rows{i}");
+        let base = format_ident!("base{i}");
+        // With a walk, the rows' fluents are the ids `base + stride * j`,
+        // `j < len`: the set bits between are skipped.
+        let walk_rows = quote! {
+            let #rows_var = #rows;
+            let #base = #rows_var.first().map_or(0, |r| r[#last]);
+        };
+        let stride = walk.unwrap_or(1);
+        let state_range = if stride == 1 {
+            quote! { &self.current.0, #base, #base + #rows_var.len() as u32 }
+        } else {
+            let s = lit(stride);
+            let gap = lit(stride - 1);
+            quote! { &self.current.0, #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
+        };
+        let on_stride = (stride > 1).then(|| {
+            let s = lit(stride);
+            quote! { (f - #base) % #s == 0 }
+        });
+        let row_of = match &on_stride {
+            None => quote! { (f - #base) as usize },
+            Some(_) => {
+                let s = lit(stride);
+                quote! { ((f - #base) / #s) as usize }
+            }
+        };
         if bind.is_empty() {
-            let exists = if fluent {
-                quote! { #rows.iter().any(|r| self.current.holds(r[#last])) }
-            } else {
-                quote! { !#rows.is_empty() }
+            let (setup, exists) = match (fluent, walk) {
+                (true, Some(1)) => (walk_rows, quote! { any_one(#state_range) }),
+                (true, Some(_)) => (walk_rows, quote! { ones(#state_range).any(|f| #on_stride) }),
+                (true, None) => (
+                    TokenStream::new(),
+                    quote! { #rows.iter().any(|r| self.current.holds(r[#last])) },
+                ),
+                (false, _) => (TokenStream::new(), quote! { !#rows.is_empty() }),
             };
             let test = if negated {
                 exists
@@ -768,10 +800,10 @@ impl RuleGen<'_> {
                 quote! { !(#exists) }
             };
             let inner = self.steps(i + 1);
-            return quote! { if #test { #fail } #inner };
+            return quote! { #setup if #test { #fail } #inner };
         }
         let label = syn_label(i);
-        let check = if fluent {
+        let check = if fluent && walk.is_none() {
             quote! { if !self.current.holds(row[#last]) { continue #label; } }
         } else {
             TokenStream::new()
@@ -796,6 +828,18 @@ impl RuleGen<'_> {
         let inner = self.steps(i + 1);
         self.loops.pop();
         self.known.truncate(known);
+        if walk.is_some() {
+            let skip = on_stride.map(|on| quote! { if !(#on) { continue #label; } });
+            return quote! {
+                #walk_rows
+                #label: for f in ones(#state_range) {
+                    #skip
+                    let row = &#rows_var[#row_of];
+                    #(#binds)*
+                    #inner
+                }
+            };
+        }
         quote! {
             #label: for row in #rows {
                 #check
@@ -805,10 +849,33 @@ impl RuleGen<'_> {
         }
     }
 
+    /// An expression: the first row of table `table` whose first columns
+    /// are `keys` (an `Option`), found through a direct index when the
+    /// keys span a small box, else by binary search.
+    fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
+        let name = format_ident!("T{table}");
+        // A point lookup: the index is worth its size when the box is not
+        // much larger than the table.
+        let max = (8 * self.tables.tables[table].rows.len() + 64).min(MAX_OFFSETS);
+        match self.offsets(table, keys.len(), max) {
+            Some((offsets, mins, spans)) => {
+                let mins = mins.iter().map(|&m| lit(m));
+                let spans = spans.iter().map(|&m| lit(m));
+                quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).first() }
+            }
+            None => quote! { find(&#name, &[#(#keys),*]) },
+        }
+    }
+
     /// A direct index of table `table` by its first `k` columns, when they
-    /// span a small box: the static offsets array's name, the box's
-    /// smallest values and spans.
-    fn offsets(&mut self, table: usize, k: usize) -> Option<(Ident, Vec<u32>, Vec<u32>)> {
+    /// span a box of at most `max` slots: the static offsets array's name,
+    /// the box's smallest values and spans.
+    fn offsets(
+        &mut self,
+        table: usize,
+        k: usize,
+        max: usize,
+    ) -> Option<(Ident, Vec<u32>, Vec<u32>)> {
         let rows = &self.tables.tables[table].rows;
         if k == 0 || rows.is_empty() {
             return None;
@@ -825,7 +892,7 @@ impl RuleGen<'_> {
         let volume = spans
             .iter()
             .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize))
-            .filter(|&v| v <= MAX_OFFSETS)?;
+            .filter(|&v| v <= max)?;
         let name = format_ident!("O{table}_{k}");
         if !self.offset_items.iter().any(|(n, _)| *n == name) {
             let slot = |row: &[u32]| {
@@ -961,9 +1028,9 @@ impl RuleGen<'_> {
                 let vars = arg.vars();
                 let domain = self.domains.args[rel][pos].clone();
                 let table = self.pattern_table(arg, &domain, true);
-                let name = format_ident!("T{table}");
+                let first = self.first_row(table, &[value]);
                 let mut code = quote! {
-                    let Some(d) = find(&#name, &[#value]) else { #skip };
+                    let Some(d) = #first else { #skip };
                 };
                 for (j, &v) in vars.iter().enumerate() {
                     let col = Literal::usize_unsuffixed(j + 1);
@@ -1010,12 +1077,19 @@ impl RuleGen<'_> {
                 Pat::Func(..) => {
                     let domain = self.domains.args[atom.rel][k].clone();
                     let table = self.pattern_table(arg, &domain, false);
-                    let name = format_ident!("T{table}");
-                    let keys = arg.vars().into_iter().map(Self::var);
+                    let keys: Vec<TokenStream> = arg
+                        .vars()
+                        .into_iter()
+                        .map(|v| {
+                            let v = Self::var(v);
+                            quote! { #v }
+                        })
+                        .collect();
                     let n = Literal::usize_unsuffixed(arg.vars().len());
                     let a = format_ident!("a{k}");
+                    let first = self.first_row(table, &keys);
                     build.extend(quote! {
-                        let Some(#a) = find(&#name, &[#(#keys),*]).map(|r| r[#n]) else { #missing };
+                        let Some(#a) = #first.map(|r| r[#n]) else { #missing };
                     });
                     quote! { #a }
                 }

@@ -420,8 +420,11 @@ fn step_text(c: &Compiled, vars: &[String], step: &Step) -> String {
                 names(bind),
                 if rows == 1 { "" } else { "s" }
             );
-            if *fluent {
-                s.push_str(", fluent test");
+            match c.tables.walk_stride(*table, key.len()).filter(|_| *fluent) {
+                Some(1) => s.push_str(", walks the state's set bits"),
+                Some(n) => s.push_str(&format!(", walks the state's set bits with stride {n}")),
+                None if *fluent => s.push_str(", fluent test"),
+                None => {}
             }
             s.push(')');
             s
@@ -535,6 +538,38 @@ mod tests {
         );
         let relational = report(&compiled(GAME), "t");
         assert!(relational.contains("backend: relational (not ground: "));
+    }
+
+    #[test]
+    fn a_scan_of_every_fluent_of_a_predicate_walks_the_state() {
+        // (cell ?x ?y ?p) over all 2 x 2 x 2 fluents: consecutive ids, so
+        // the scan walks the set bits; (cell ?x ?y x) takes every other id
+        // (a walk skipping one bit in two).
+        let text = "(role a) (init (cell 1 1 x)) (coord 1) (coord 2) (mark x) (mark o)
+            (<= (next (cell ?x ?y ?p)) (coord ?x) (coord ?y) (mark ?p))
+            (<= (count ?x) (true (cell ?x ?y ?p)))
+            (<= (xs ?x ?y) (true (cell ?x ?y x)))
+            (<= (legal a (go ?x)) (count ?x) (xs ?x ?x))
+            (<= terminal (true (cell 2 2 o))) (goal a 100)";
+        let report = report(&compiled(text), "t");
+        let step = |rule: &str| {
+            let at = report.find(rule).expect("the rule is reported");
+            report[at..]
+                .lines()
+                .nth(1)
+                .expect("its first step")
+                .to_string()
+        };
+        let all = step("(<= (count ?x) (true (cell ?x ?y ?p)))");
+        assert!(
+            all.contains("(8 rows, walks the state's set bits)"),
+            "{all}"
+        );
+        let some = step("(<= (xs ?x ?y) (true (cell ?x ?y x)))");
+        assert!(
+            some.contains("(4 rows, walks the state's set bits with stride 2)"),
+            "{some}"
+        );
     }
 
     #[test]

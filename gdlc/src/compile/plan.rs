@@ -34,7 +34,40 @@ pub struct Tables {
     index: FxHashMap<Table, usize>,
 }
 
+/// Fewest rows per key, on average, for which a step over a fluent table
+/// walks the state's set bits (see [`Tables::walk_stride`]).
+const MIN_WALK_ROWS: usize = 4;
+/// Largest stride between the fluent ids of a key's rows for which a step
+/// walks the state's set bits (it skips the bits in between).
+const MAX_WALK_STRIDE: u32 = 4;
+
 impl Tables {
+    /// Whether a step over fluent table `table` keyed on its first `k`
+    /// columns walks the set bits of the state instead of testing row by
+    /// row, and the stride between the fluent ids of the rows of a key:
+    /// when the rows of each key are the fluents of an id range, every
+    /// `stride`-th (a predicate's fluents are numbered by their arguments:
+    /// see `domains::term_order`); worth it when a key has a few rows on
+    /// average and the walk skips few set bits.
+    pub fn walk_stride(&self, table: usize, k: usize) -> Option<u32> {
+        let t = &self.tables[table];
+        let last = t.columns - 1;
+        let mut stride = None;
+        let mut keys = 1;
+        for w in t.rows.windows(2) {
+            if w[0][..k] != w[1][..k] {
+                keys += 1;
+                continue;
+            }
+            let step = w[1][last].checked_sub(w[0][last]).filter(|&d| d > 0)?;
+            if *stride.get_or_insert(step) != step {
+                return None;
+            }
+        }
+        let stride = stride.unwrap_or(1);
+        (stride <= MAX_WALK_STRIDE && t.rows.len() >= MIN_WALK_ROWS * keys).then_some(stride)
+    }
+
     /// The index of a table, registering it.
     pub fn add(&mut self, mut table: Table) -> usize {
         table.rows.sort_unstable();
