@@ -41,15 +41,7 @@ impl<const N: usize> Dense<N> {
     /// The bit of a fact, if it lies in the box.
     #[inline]
     fn slot(&self, fact: &[u32; N]) -> Option<usize> {
-        let mut slot = 0usize;
-        for ((&value, &min), &span) in fact.iter().zip(&self.mins).zip(&self.spans) {
-            let offset = value.wrapping_sub(min);
-            if offset >= span {
-                return None;
-            }
-            slot = slot * span as usize + offset as usize;
-        }
-        Some(slot)
+        box_slot(&self.mins, &self.spans, fact)
     }
 }
 
@@ -320,14 +312,9 @@ pub fn boxed_range<'a, const N: usize>(
     spans: &[u32],
     key: &[u32],
 ) -> &'a [[u32; N]] {
-    let mut slot = 0usize;
-    for ((&k, &min), &span) in key.iter().zip(mins).zip(spans) {
-        let offset = k.wrapping_sub(min);
-        if offset >= span {
-            return &[];
-        }
-        slot = slot * span as usize + offset as usize;
-    }
+    let Some(slot) = box_slot(mins, spans, key) else {
+        return &[];
+    };
     &rows[offsets[slot] as usize..offsets[slot + 1] as usize]
 }
 
@@ -394,6 +381,22 @@ impl Iterator for Ones<'_> {
 #[inline]
 pub fn any_one(words: &[u64], lo: u32, hi: u32) -> bool {
     ones(words, lo, hi).next().is_some()
+}
+
+/// The mixed-radix slot of `key` in the box `mins[c] <= key[c] < mins[c] +
+/// spans[c]`, if it lies there: the row of a table that lists the box's
+/// slots in order.
+#[inline]
+pub fn box_slot(mins: &[u32], spans: &[u32], key: &[u32]) -> Option<usize> {
+    let mut slot = 0usize;
+    for ((&k, &min), &span) in key.iter().zip(mins).zip(spans) {
+        let offset = k.wrapping_sub(min);
+        if offset >= span {
+            return None;
+        }
+        slot = slot * span as usize + offset as usize;
+    }
+    Some(slot)
 }
 
 /// Compares the first `key.len()` columns of a row with `key`.
@@ -546,6 +549,14 @@ mod tests {
         assert_eq!(all(5, 5), Vec::<u32>::new());
         assert!(any_one(&words, 60, 64) && !any_one(&words, 64, 133) && any_one(&words, 64, 134));
         assert!(!any_one(&words, 9, 9));
+    }
+
+    #[test]
+    fn box_slots_are_mixed_radix() {
+        assert_eq!(box_slot(&[10, 0], &[3, 2], &[10, 0]), Some(0));
+        assert_eq!(box_slot(&[10, 0], &[3, 2], &[12, 1]), Some(5));
+        assert_eq!(box_slot(&[10, 0], &[3, 2], &[13, 0]), None);
+        assert_eq!(box_slot(&[10, 0], &[3, 2], &[9, 0]), None);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::layers::{Layer, Layers};
 use super::normalize::{Atom, Class, Pat, Program, RelId};
 use super::plan::{RulePlan, Step, Table, Tables};
 use crate::interp::terms::{TermData, TermId};
+use gdl_runtime::support::box_slot;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -264,7 +265,7 @@ pub fn module(input: Input<'_>) -> String {
         .collect();
 
     let tokens = quote! {
-        use ::gdl_runtime::support::{any_one, boxed_range, find, ones, range, Rel};
+        use ::gdl_runtime::support::{any_one, box_slot, boxed_range, find, ones, range, Rel};
 
         #shared
 
@@ -606,6 +607,28 @@ fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
     }
 }
 
+/// The box of the first `k` columns of `rows` (smallest values, spans and
+/// number of slots), if there are rows and keys and the volume fits a
+/// `usize`.
+fn key_box(rows: &[Vec<u32>], k: usize) -> Option<(Vec<u32>, Vec<u32>, usize)> {
+    if k == 0 || rows.is_empty() {
+        return None;
+    }
+    let mut mins = vec![u32::MAX; k];
+    let mut maxs = vec![0u32; k];
+    for row in rows {
+        for c in 0..k {
+            mins[c] = mins[c].min(row[c]);
+            maxs[c] = maxs[c].max(row[c]);
+        }
+    }
+    let spans: Vec<u32> = mins.iter().zip(&maxs).map(|(lo, hi)| hi - lo + 1).collect();
+    let volume = spans
+        .iter()
+        .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize))?;
+    Some((mins, spans, volume))
+}
+
 /// Generates the nested loops of one rule.
 struct RuleGen<'a> {
     program: &'a Program,
@@ -851,12 +874,18 @@ impl RuleGen<'_> {
 
     /// An expression: the first row of table `table` whose first columns
     /// are `keys` (an `Option`), found through a direct index when the
-    /// keys span a small box, else by binary search.
+    /// keys' box has at most about twice as many slots as the table has
+    /// rows (so the index adds little to the generated source), else by
+    /// binary search.
     fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
         let name = format_ident!("T{table}");
-        // A point lookup: the index is worth its size when the box is not
-        // much larger than the table.
-        let max = (8 * self.tables.tables[table].rows.len() + 64).min(MAX_OFFSETS);
+        if let Some((mins, spans)) = self.exact_box(table, keys.len()) {
+            // Row `i` is the key at slot `i` of the box: no index needed.
+            let mins = mins.iter().map(|&m| lit(m));
+            let spans = spans.iter().map(|&m| lit(m));
+            return quote! { box_slot(&[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).map(|s| &#name[s]) };
+        }
+        let max = (2 * self.tables.tables[table].rows.len() + 64).min(MAX_OFFSETS);
         match self.offsets(table, keys.len(), max) {
             Some((offsets, mins, spans)) => {
                 let mins = mins.iter().map(|&m| lit(m));
@@ -865,6 +894,18 @@ impl RuleGen<'_> {
             }
             None => quote! { find(&#name, &[#(#keys),*]) },
         }
+    }
+
+    /// The box of the first `k` columns of table `table` (smallest values
+    /// and spans) when its rows are exactly the box's slots in order, one
+    /// each: then the row of a key is its slot.
+    fn exact_box(&self, table: usize, k: usize) -> Option<(Vec<u32>, Vec<u32>)> {
+        let rows = &self.tables.tables[table].rows;
+        let (mins, spans, volume) = key_box(rows, k)?;
+        let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]);
+        let exact =
+            volume == rows.len() && rows.iter().enumerate().all(|(i, r)| slot(r) == Some(i));
+        exact.then_some((mins, spans))
     }
 
     /// A direct index of table `table` by its first `k` columns, when they
@@ -877,29 +918,10 @@ impl RuleGen<'_> {
         max: usize,
     ) -> Option<(Ident, Vec<u32>, Vec<u32>)> {
         let rows = &self.tables.tables[table].rows;
-        if k == 0 || rows.is_empty() {
-            return None;
-        }
-        let mut mins = vec![u32::MAX; k];
-        let mut maxs = vec![0u32; k];
-        for row in rows {
-            for c in 0..k {
-                mins[c] = mins[c].min(row[c]);
-                maxs[c] = maxs[c].max(row[c]);
-            }
-        }
-        let spans: Vec<u32> = mins.iter().zip(&maxs).map(|(lo, hi)| hi - lo + 1).collect();
-        let volume = spans
-            .iter()
-            .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize))
-            .filter(|&v| v <= max)?;
+        let (mins, spans, volume) = key_box(rows, k).filter(|&(_, _, v)| v <= max)?;
         let name = format_ident!("O{table}_{k}");
         if !self.offset_items.iter().any(|(n, _)| *n == name) {
-            let slot = |row: &[u32]| {
-                (0..k).fold(0usize, |acc, c| {
-                    acc * spans[c] as usize + (row[c] - mins[c]) as usize
-                })
-            };
+            let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]).expect("in the box");
             let mut offsets = Vec::with_capacity(volume + 1);
             let mut r = 0usize;
             for s in 0..=volume {
