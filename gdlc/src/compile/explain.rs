@@ -103,10 +103,14 @@ pub fn report(c: &Compiled, game: &str) -> String {
                     rule.rows.len(),
                     rule.pos,
                     rule.neg,
-                    if rule.driven {
-                        ", visited from the set bits of the first"
-                    } else {
-                        ", all visited"
+                    match rule.word_copies() {
+                        Some(c) if c.by_driver => format!(
+                            ", copied to the heads as {} words (their masks per set bit of the first)",
+                            c.words.len()
+                        ),
+                        Some(c) => format!(", copied to the heads as {} words", c.words.len()),
+                        None if rule.driven => ", visited from the set bits of the first".into(),
+                        None => ", all visited".into(),
                     },
                     match rule.guards.len() {
                         0 => String::new(),

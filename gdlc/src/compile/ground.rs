@@ -51,6 +51,74 @@ pub struct GroundRule {
     pub guards: Vec<usize>,
 }
 
+/// A rule whose every instance (past the guards, and the driver if
+/// `by_driver`) copies one positive literal's bit to its head, `shift`
+/// words further on (a frame rule: `(next f)` from `(true f)`): per group
+/// of instances (those of one driver bit, or all of them), the words of
+/// the copied bits and their masks, so that the full evaluation ORs whole
+/// words instead of visiting instances.
+pub struct WordCopies {
+    /// Words between a copied bit and its head's.
+    pub shift: u32,
+    /// Whether the groups are the instances of each driver bit (else one
+    /// group of all the instances).
+    pub by_driver: bool,
+    /// `(word, mask)` of the copied bits, group after group.
+    pub words: Vec<(u32, u64)>,
+    /// Per group and one past the last, its first entry in `words`.
+    pub starts: Vec<u32>,
+}
+
+impl GroundRule {
+    /// The word copies that evaluate this rule, if its instances are copies.
+    pub fn word_copies(&self) -> Option<WordCopies> {
+        let tested: Vec<usize> = (1..=self.pos + self.neg)
+            .filter(|k| !self.guards.contains(k))
+            .collect();
+        let (k, by_driver) = match tested[..] {
+            [k] => (k, false),
+            [1, k] if self.driven => (k, true),
+            _ => return None,
+        };
+        if k > self.pos {
+            return None;
+        }
+        let shift = self.rows[0][0].checked_sub(self.rows[0][k])?;
+        if shift % 64 != 0
+            || self
+                .rows
+                .iter()
+                .any(|r| r[0].checked_sub(r[k]) != Some(shift))
+        {
+            return None;
+        }
+        let groups: Vec<&[Vec<u32>]> = if by_driver {
+            super::ground_codegen::driver_starts(self)
+                .windows(2)
+                .map(|w| &self.rows[w[0] as usize..w[1] as usize])
+                .collect()
+        } else {
+            vec![&self.rows[..]]
+        };
+        let mut words = Vec::new();
+        let mut starts = vec![0u32];
+        for rows in groups {
+            let mut masks: std::collections::BTreeMap<u32, u64> = Default::default();
+            for r in rows {
+                *masks.entry(r[k] / 64).or_default() |= 1u64 << (r[k] % 64);
+            }
+            words.extend(masks);
+            starts.push(words.len() as u32);
+        }
+        Some(WordCopies {
+            shift: shift / 64,
+            by_driver,
+            words,
+            starts,
+        })
+    }
+}
+
 /// The ground program.
 pub struct Ground {
     /// Words of the whole bit vector (a power of two).
@@ -115,7 +183,14 @@ impl Ground {
             }
             g.rows
                 .sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
-            chosen[g.rule] = visits[best];
+            // Word copies visit words, not instances: scale the visits.
+            // (visits[0] counts every instance of each evaluation).
+            let rows = g.rows.len() as u64;
+            chosen[g.rule] = match g.word_copies() {
+                Some(c) if c.by_driver => (visits[best] * c.words.len() as u64).div_ceil(rows),
+                Some(c) => (visits[0] * c.words.len() as u64).div_ceil(rows),
+                None => visits[best],
+            };
         }
         costs.full = layers
             .layers
@@ -497,5 +572,50 @@ mod tests {
         assert_eq!((legal.rows.len(), legal.pos, legal.neg), (3, 1, 1));
         assert!(!legal.driven);
         assert_eq!(legal.guards, vec![1]);
+    }
+
+    #[test]
+    fn frame_rules_are_word_copies() {
+        // Three frame rules: unconditional, under any move (the move is
+        // the driver: set for one instance in three), and with a negated
+        // condition of their own (no copy).
+        let game = "(role a)\n(init (p 1))\n(init (p 2))\n(n 1)\n(n 2)\n(n 3)\n\
+            (<= (legal a (go ?x)) (n ?x))\n\
+            (<= (next (q ?x)) (does a (go ?x)))\n\
+            (<= (next (p ?x)) (true (p ?x)))\n\
+            (<= (next (q ?x)) (true (q ?x)) (does a (go ?y)))\n\
+            (<= (next (r ?x)) (does a (go ?x)))\n\
+            (<= (next (r ?x)) (true (r ?x)) (not (true (q ?x))))\n\
+            (<= terminal (true (r 4)))\n(<= (goal a 100) (true (r 4)))\n";
+        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
+        let c = analyze(&loaded).expect("compiles");
+        let g = c.ground.as_ref().expect("small enough to ground");
+        let copies = |text: &str| {
+            let i = c
+                .program
+                .rules
+                .iter()
+                .position(|r| r.text == text)
+                .expect(text);
+            g.rules[i].as_ref().expect("instances").word_copies()
+        };
+        let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
+        let has = |w: &[(u32, u64)], f: &str| {
+            let b = id(f);
+            w.iter()
+                .any(|&(w, m)| w == b / 64 && m >> (b % 64) & 1 == 1)
+        };
+        let shift = g.next_base / 64;
+        let p = copies("(<= (next (p ?x)) (true (p ?x)))").expect("a copy");
+        assert_eq!((p.shift, p.by_driver), (shift, false));
+        assert_eq!(p.starts, [0, p.words.len() as u32]);
+        assert!(has(&p.words, "(p 1)") && has(&p.words, "(p 2)"));
+        let q = copies("(<= (next (q ?x)) (true (q ?x)) (does a (go ?y)))").expect("copies");
+        assert_eq!((q.shift, q.by_driver), (shift, true));
+        // One group per move, each copying the three (q ?x).
+        assert_eq!(q.starts.len(), 4);
+        let first = &q.words[q.starts[0] as usize..q.starts[1] as usize];
+        assert!(["(q 1)", "(q 2)", "(q 3)"].iter().all(|f| has(first, f)));
+        assert!(copies("(<= (next (r ?x)) (true (r ?x)) (not (true (q ?x))))").is_none());
     }
 }

@@ -130,8 +130,29 @@ pub(super) fn layer_items(
 
 /// The instances of a rule as a static table, one row each; for a driven
 /// rule also the offsets: the rows whose driver is bit `lo + i` are
-/// `S[i]..S[i + 1]`.
+/// `S[i]..S[i + 1]`. A rule evaluated by word copies has instead its
+/// copies `C` (and for a driven rule their offsets `CS`: see
+/// [`GroundRule::word_copies`]).
 fn rule_table(g: &GroundRule) -> TokenStream {
+    if let Some(copies) = g.word_copies() {
+        let c = format_ident!("C{}", g.rule);
+        let n = Literal::usize_unsuffixed(copies.words.len());
+        let words = copies.words.iter().map(|&(w, m)| {
+            let w = lit(w);
+            let m = Literal::u64_unsuffixed(m);
+            quote! { (#w, #m) }
+        });
+        let offsets = copies.by_driver.then(|| {
+            let starts = format_ident!("CS{}", g.rule);
+            let k = Literal::usize_unsuffixed(copies.starts.len());
+            let offsets = copies.starts.iter().map(|&o| lit(o));
+            quote! { static #starts: [u32; #k] = [#(#offsets),*]; }
+        });
+        return quote! {
+            static #c: [(u32, u64); #n] = [#(#words),*];
+            #offsets
+        };
+    }
     let rows = static_rows(&format_ident!("G{}", g.rule), 1 + g.pos + g.neg, &g.rows);
     let offsets = g.driven.then(|| {
         let starts = driver_starts(g);
@@ -148,7 +169,7 @@ fn rule_table(g: &GroundRule) -> TokenStream {
 
 /// For a driven rule: per bit of the driver's range and one past it, the
 /// first row whose driver is at least that bit.
-fn driver_starts(g: &GroundRule) -> Vec<u32> {
+pub(super) fn driver_starts(g: &GroundRule) -> Vec<u32> {
     let lo = g.rows[0][1];
     let hi = g.rows[g.rows.len() - 1][1];
     (lo..=hi + 1)
@@ -187,18 +208,39 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
             }
         }
     });
-    let visit = quote! {
-        if bit(v, g[0]) {
-            continue;
+    let copies = g.word_copies();
+    let visit = match &copies {
+        Some(c) => {
+            let shift = Literal::usize_unsuffixed(c.shift as usize);
+            quote! {
+                let w = w as usize;
+                let old = v[w + #shift];
+                let new = old | (v[w] & m);
+                changed |= new != old;
+                v[w + #shift] = new;
+            }
         }
-        if true #(&& #tests)* {
-            set(v, g[0]);
-            changed = true;
-        }
+        None => quote! {
+            if bit(v, g[0]) {
+                continue;
+            }
+            if true #(&& #tests)* {
+                set(v, g[0]);
+                changed = true;
+            }
+        },
     };
-    let body = if g.driven {
+    // The instances of a group: rows, or word copies.
+    let (table, starts, each) = match &copies {
+        Some(_) => (
+            format_ident!("C{}", g.rule),
+            format_ident!("CS{}", g.rule),
+            quote! { &(w, m) },
+        ),
+        None => (table, format_ident!("S{}", g.rule), quote! { g }),
+    };
+    let body = if g.driven && copies.as_ref().is_none_or(|c| c.by_driver) {
         // Visit the set bits of the driver's range, and their rows.
-        let starts = format_ident!("S{}", g.rule);
         let lo = g.rows[0][1];
         let hi = g.rows[g.rows.len() - 1][1];
         let (lo_word, hi_word) = (
@@ -221,7 +263,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
                     let b = (w * 64) as u32 + word.trailing_zeros();
                     word &= word - 1;
                     let i = (b - #lo) as usize;
-                    for g in &#table[#starts[i] as usize..#starts[i + 1] as usize] {
+                    for #each in &#table[#starts[i] as usize..#starts[i + 1] as usize] {
                         #visit
                     }
                 }
@@ -229,7 +271,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
         }
     } else {
         quote! {
-            for g in #table.iter() {
+            for #each in #table.iter() {
                 #visit
             }
         }

@@ -313,10 +313,15 @@ mod tests {
                 })
                 .expect(name)
         };
-        // A disc changes a few lines; every legal move flips with the turn.
+        // A disc changes a few lines; every legal move flips with the turn;
+        // the frame rule of `next` is a couple of word copies.
         assert!(p.layers[layer("four")], "lines incremental");
-        assert!(p.moves, "next incremental");
+        assert!(!p.moves, "next in full");
         assert!(!p.layers[layer("legal")], "legal moves in full");
+        // breakthrough's frame rules test the moved pieces' cells one by
+        // one: there `next` is incremental.
+        let b = project_game("breakthrough");
+        assert!(b.incremental.as_ref().expect("incremental").moves);
         for l in 0..c.layers.layers.len() {
             let cheaper = super::cheaper(p.costs.incremental[l], p.costs.full[l]);
             assert!(!p.layers[l] || cheaper || p.moves, "layer {l}");
