@@ -873,10 +873,11 @@ impl RuleGen<'_> {
     }
 
     /// An expression: the first row of table `table` whose first columns
-    /// are `keys` (an `Option`), found through a direct index when the
-    /// keys' box has at most about twice as many slots as the table has
-    /// rows (so the index adds little to the generated source), else by
-    /// binary search.
+    /// are `keys` (an `Option`): the row at the keys' slot when the rows
+    /// are exactly the slots of the keys' box, else found through a direct
+    /// index when that box has at most about twice as many slots as the
+    /// table has rows (so the index adds little to the generated source),
+    /// else by binary search.
     fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
         let name = format_ident!("T{table}");
         if let Some((mins, spans)) = self.exact_box(table, keys.len()) {
