@@ -52,19 +52,23 @@ pub struct GroundRule {
 }
 
 /// A rule whose every instance (past the guards, and the driver if
-/// `by_driver`) copies one positive literal's bit to its head, `shift`
-/// words further on (a frame rule: `(next f)` from `(true f)`): per group
-/// of instances (those of one driver bit, or all of them), the words of
-/// the copied bits and their masks, so that the full evaluation ORs whole
-/// words instead of visiting instances.
+/// `by_driver`) copies one positive literal's bit to its head, the same
+/// number of bits further on (a frame rule: `(next f)` from `(true f)`;
+/// or `(legal r (drop ?x))` from `(columnopen ?x)` under a guard): per
+/// group of instances (those of one driver bit, or all of them), the words
+/// of the copied bits with their masks, so that the full evaluation ORs
+/// whole (shifted) words instead of visiting instances.
 pub struct WordCopies {
-    /// Words between a copied bit and its head's.
-    pub shift: u32,
+    /// Bits from the start of a copied word to where its bits go, modulo
+    /// 64 (the word of a head is `dst` below, and the next one).
+    pub offset: u32,
     /// Whether the groups are the instances of each driver bit (else one
     /// group of all the instances).
     pub by_driver: bool,
-    /// `(word, mask)` of the copied bits, group after group.
-    pub words: Vec<(u32, u64)>,
+    /// `(word, mask, dst)`: the copied bits of word `word`, shifted left
+    /// by `offset`, go to word `dst` (and the bits shifted out to
+    /// `dst + 1`), group after group.
+    pub words: Vec<(u32, u64, u32)>,
     /// Per group and one past the last, its first entry in `words`.
     pub starts: Vec<u32>,
 }
@@ -83,13 +87,9 @@ impl GroundRule {
         if k > self.pos {
             return None;
         }
-        let shift = self.rows[0][0].checked_sub(self.rows[0][k])?;
-        if shift % 64 != 0
-            || self
-                .rows
-                .iter()
-                .any(|r| r[0].checked_sub(r[k]) != Some(shift))
-        {
+        let shift = |r: &Vec<u32>| i64::from(r[0]) - i64::from(r[k]);
+        let s = shift(&self.rows[0]);
+        if self.rows.iter().any(|r| shift(r) != s) {
             return None;
         }
         let groups: Vec<&[Vec<u32>]> = if by_driver {
@@ -107,11 +107,15 @@ impl GroundRule {
             for r in rows {
                 *masks.entry(r[k] / 64).or_default() |= 1u64 << (r[k] % 64);
             }
-            words.extend(masks);
+            // The heads of a word's bits lie in words `dst` and `dst + 1`.
+            for (w, m) in masks {
+                let dst = u32::try_from(i64::from(w) + s.div_euclid(64)).ok()?;
+                words.push((w, m, dst));
+            }
             starts.push(words.len() as u32);
         }
         Some(WordCopies {
-            shift: shift / 64,
+            offset: s.rem_euclid(64) as u32,
             by_driver,
             words,
             starts,
@@ -578,7 +582,7 @@ mod tests {
     fn frame_rules_are_word_copies() {
         // Three frame rules: unconditional, under any move (the move is
         // the driver: set for one instance in three), and with a negated
-        // condition of their own (no copy).
+        // condition of their own (no copy); and a per-state copy.
         let game = "(role a)\n(init (p 1))\n(init (p 2))\n(n 1)\n(n 2)\n(n 3)\n\
             (<= (legal a (go ?x)) (n ?x))\n\
             (<= (next (q ?x)) (does a (go ?x)))\n\
@@ -586,7 +590,8 @@ mod tests {
             (<= (next (q ?x)) (true (q ?x)) (does a (go ?y)))\n\
             (<= (next (r ?x)) (does a (go ?x)))\n\
             (<= (next (r ?x)) (true (r ?x)) (not (true (q ?x))))\n\
-            (<= terminal (true (r 4)))\n(<= (goal a 100) (true (r 4)))\n";
+            (<= (seen ?x) (true (p ?x)))\n\
+            (<= terminal (true (r 4)))\n(<= terminal (seen 3))\n(<= (goal a 100) (true (r 4)))\n";
         let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
         let c = analyze(&loaded).expect("compiles");
         let g = c.ground.as_ref().expect("small enough to ground");
@@ -600,22 +605,27 @@ mod tests {
             g.rules[i].as_ref().expect("instances").word_copies()
         };
         let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
-        let has = |w: &[(u32, u64)], f: &str| {
+        let has = |w: &[(u32, u64, u32)], f: &str| {
             let b = id(f);
             w.iter()
-                .any(|&(w, m)| w == b / 64 && m >> (b % 64) & 1 == 1)
+                .any(|&(w, m, _)| w == b / 64 && m >> (b % 64) & 1 == 1)
         };
         let shift = g.next_base / 64;
         let p = copies("(<= (next (p ?x)) (true (p ?x)))").expect("a copy");
-        assert_eq!((p.shift, p.by_driver), (shift, false));
+        assert_eq!((p.offset, p.by_driver), (0, false));
+        assert!(p.words.iter().all(|&(w, _, d)| d == w + shift));
         assert_eq!(p.starts, [0, p.words.len() as u32]);
         assert!(has(&p.words, "(p 1)") && has(&p.words, "(p 2)"));
         let q = copies("(<= (next (q ?x)) (true (q ?x)) (does a (go ?y)))").expect("copies");
-        assert_eq!((q.shift, q.by_driver), (shift, true));
+        assert_eq!((q.offset, q.by_driver), (0, true));
         // One group per move, each copying the three (q ?x).
         assert_eq!(q.starts.len(), 4);
         let first = &q.words[q.starts[0] as usize..q.starts[1] as usize];
         assert!(["(q 1)", "(q 2)", "(q 3)"].iter().all(|f| has(first, f)));
         assert!(copies("(<= (next (r ?x)) (true (r ?x)) (not (true (q ?x))))").is_none());
+        // A per-state atom from a fluent: a copy whatever the distance
+        // between their bits (here not a whole number of words).
+        let seen = copies("(<= (seen ?x) (true (p ?x)))").expect("a copy");
+        assert_ne!(seen.offset, 0);
     }
 }

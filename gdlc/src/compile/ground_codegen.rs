@@ -137,10 +137,11 @@ fn rule_table(g: &GroundRule) -> TokenStream {
     if let Some(copies) = g.word_copies() {
         let c = format_ident!("C{}", g.rule);
         let n = Literal::usize_unsuffixed(copies.words.len());
-        let words = copies.words.iter().map(|&(w, m)| {
+        let words = copies.words.iter().map(|&(w, m, d)| {
             let w = lit(w);
             let m = Literal::u64_unsuffixed(m);
-            quote! { (#w, #m) }
+            let d = lit(d);
+            quote! { (#w, #m, #d) }
         });
         let offsets = copies.by_driver.then(|| {
             let starts = format_ident!("CS{}", g.rule);
@@ -149,7 +150,7 @@ fn rule_table(g: &GroundRule) -> TokenStream {
             quote! { static #starts: [u32; #k] = [#(#offsets),*]; }
         });
         return quote! {
-            static #c: [(u32, u64); #n] = [#(#words),*];
+            static #c: [(u32, u64, u32); #n] = [#(#words),*];
             #offsets
         };
     }
@@ -210,14 +211,26 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
     });
     let copies = g.word_copies();
     let visit = match &copies {
+        Some(c) if c.offset == 0 => quote! {
+            let d = d as usize;
+            let old = v[d];
+            let new = old | (v[w as usize] & m);
+            changed |= new != old;
+            v[d] = new;
+        },
         Some(c) => {
-            let shift = Literal::usize_unsuffixed(c.shift as usize);
+            let offset = Literal::u32_unsuffixed(c.offset);
+            let back = Literal::u32_unsuffixed(64 - c.offset);
             quote! {
-                let w = w as usize;
-                let old = v[w + #shift];
-                let new = old | (v[w] & m);
-                changed |= new != old;
-                v[w + #shift] = new;
+                let d = d as usize;
+                let bits = v[w as usize] & m;
+                // (`d + 1` may be past the vector when no bit spills:
+                // then it ORs nothing into word 0.)
+                let e = (d + 1) & (BITS - 1);
+                let (old, next) = (v[d], v[e]);
+                v[d] = old | bits << #offset;
+                v[e] = next | bits >> #back;
+                changed |= v[d] != old || v[e] != next;
             }
         }
         None => quote! {
@@ -235,7 +248,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
         Some(_) => (
             format_ident!("C{}", g.rule),
             format_ident!("CS{}", g.rule),
-            quote! { &(w, m) },
+            quote! { &(w, m, d) },
         ),
         None => (table, format_ident!("S{}", g.rule), quote! { g }),
     };
