@@ -447,20 +447,22 @@ mod tests {
         assert!(r.insert([12, 0]) && r.contains(&[12, 0]));
     }
 
+    /// The facts of index `index`'s chain for `key`, newest first.
+    fn chain(r: &Rel<2>, index: usize, key: [u32; 2]) -> Vec<[u32; 2]> {
+        let mut out = Vec::new();
+        let mut i = r.first(index, &key);
+        while i != END {
+            out.push(r.get(i as usize));
+            i = r.next(index, i);
+        }
+        out
+    }
+
     #[test]
     fn indexes_chain_the_facts_of_a_key() {
         let mut r: Rel<2> = Rel::new(&[[true, false], [false, true]], None);
         for fact in [[1, 2], [1, 3], [2, 3], [1, 2]] {
             r.insert(fact);
-        }
-        fn chain(r: &Rel<2>, index: usize, key: [u32; 2]) -> Vec<[u32; 2]> {
-            let mut out = Vec::new();
-            let mut i = r.first(index, &key);
-            while i != END {
-                out.push(r.get(i as usize));
-                i = r.next(index, i);
-            }
-            out
         }
         assert_eq!(chain(&r, 0, [1, 0]), [[1, 3], [1, 2]]);
         assert_eq!(chain(&r, 1, [0, 3]), [[2, 3], [1, 3]]);
@@ -478,15 +480,6 @@ mod tests {
         let mut r: Rel<2> = Rel::new(&[[true, false], [true, true]], Some(([10, 0], [3, 2])));
         for fact in [[11, 1], [11, 0], [40, 1], [12, 1], [40, 0], [11, 1]] {
             r.insert(fact);
-        }
-        fn chain(r: &Rel<2>, index: usize, key: [u32; 2]) -> Vec<[u32; 2]> {
-            let mut out = Vec::new();
-            let mut i = r.first(index, &key);
-            while i != END {
-                out.push(r.get(i as usize));
-                i = r.next(index, i);
-            }
-            out
         }
         assert_eq!(chain(&r, 0, [11, 0]), [[11, 0], [11, 1]]);
         assert_eq!(chain(&r, 0, [40, 0]), [[40, 0], [40, 1]]);

@@ -115,7 +115,7 @@ pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
 }
 
 /// The runtime order of the terms: the possible fluents, then every other
-/// term. The other terms come domain by domain, smallest domain first
+/// term. The other terms come domain by domain, largest domain first
 /// (the argument positions of every relation and of every function symbol
 /// inside their terms), each in natural order (numbers by value, then by
 /// text), so that a domain's terms mostly get consecutive ids and the boxes
@@ -154,7 +154,10 @@ fn term_order(
         }
     }
     domains.extend(inner.into_values().map(|set| set.into_iter().collect()));
-    let natural = |t: &TermId| (store.number(*t).is_none(), store.number(*t), store.text(*t));
+    let natural = |t: &TermId| {
+        let n = store.number(*t);
+        (n.is_none(), n, store.text(*t))
+    };
     for d in &mut domains {
         d.retain(|t| !is_fluent.contains(t));
         d.sort_by_cached_key(natural);

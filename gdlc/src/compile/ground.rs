@@ -74,6 +74,16 @@ pub struct WordCopies {
 }
 
 impl GroundRule {
+    /// For a driven rule: per bit of the driver's range and one past it,
+    /// the first row whose driver is at least that bit.
+    pub fn driver_starts(&self) -> Vec<u32> {
+        let lo = self.rows[0][1];
+        let hi = self.rows[self.rows.len() - 1][1];
+        (lo..=hi + 1)
+            .map(|b| self.rows.partition_point(|r| r[1] < b) as u32)
+            .collect()
+    }
+
     /// The word copies that evaluate this rule, if its instances are copies.
     pub fn word_copies(&self) -> Option<WordCopies> {
         let tested: Vec<usize> = (1..=self.pos + self.neg)
@@ -93,7 +103,7 @@ impl GroundRule {
             return None;
         }
         let groups: Vec<&[Vec<u32>]> = if by_driver {
-            super::ground_codegen::driver_starts(self)
+            self.driver_starts()
                 .windows(2)
                 .map(|w| &self.rows[w[0] as usize..w[1] as usize])
                 .collect()

@@ -5,7 +5,7 @@
 
 use super::codegen::{lit, phase_fns, shared_items, shared_methods, static_rows};
 use super::domains::Domains;
-use super::ground::{Ground, GroundRule};
+use super::ground::{Ground, GroundRule, WordCopies};
 use super::layers::Layers;
 use super::normalize::Program;
 use proc_macro2::{Literal, TokenStream};
@@ -121,8 +121,9 @@ pub(super) fn layer_items(
             }
         });
         for g in rules {
-            tables.push(rule_table(g));
-            fns.push(rule_fn(program, g));
+            let copies = g.word_copies();
+            tables.push(rule_table(g, copies.as_ref()));
+            fns.push(rule_fn(program, g, copies.as_ref()));
         }
     }
     (tables, fns)
@@ -132,9 +133,9 @@ pub(super) fn layer_items(
 /// rule also the offsets: the rows whose driver is bit `lo + i` are
 /// `S[i]..S[i + 1]`. A rule evaluated by word copies has instead its
 /// copies `C` (and for a driven rule their offsets `CS`: see
-/// [`GroundRule::word_copies`]).
-fn rule_table(g: &GroundRule) -> TokenStream {
-    if let Some(copies) = g.word_copies() {
+/// [`GroundRule::word_copies`]), given as `copies`.
+fn rule_table(g: &GroundRule, copies: Option<&WordCopies>) -> TokenStream {
+    if let Some(copies) = copies {
         let c = format_ident!("C{}", g.rule);
         let n = Literal::usize_unsuffixed(copies.words.len());
         let words = copies.words.iter().map(|&(w, m, d)| {
@@ -156,7 +157,7 @@ fn rule_table(g: &GroundRule) -> TokenStream {
     }
     let rows = static_rows(&format_ident!("G{}", g.rule), 1 + g.pos + g.neg, &g.rows);
     let offsets = g.driven.then(|| {
-        let starts = driver_starts(g);
+        let starts = g.driver_starts();
         let s = format_ident!("S{}", g.rule);
         let n = Literal::usize_unsuffixed(starts.len());
         let starts = starts.iter().map(|&o| lit(o));
@@ -168,19 +169,9 @@ fn rule_table(g: &GroundRule) -> TokenStream {
     }
 }
 
-/// For a driven rule: per bit of the driver's range and one past it, the
-/// first row whose driver is at least that bit.
-pub(super) fn driver_starts(g: &GroundRule) -> Vec<u32> {
-    let lo = g.rows[0][1];
-    let hi = g.rows[g.rows.len() - 1][1];
-    (lo..=hi + 1)
-        .map(|b| g.rows.partition_point(|r| r[1] < b) as u32)
-        .collect()
-}
-
 /// The function evaluating a rule's instances: sets the head of each
 /// instance whose literals hold; `true` if a bit was set.
-fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
+fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> TokenStream {
     let name = format_ident!("rule_{}", g.rule);
     let table = format_ident!("G{}", g.rule);
     let doc = format!(" {}", program.rules[g.rule].text);
@@ -209,8 +200,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
             }
         }
     });
-    let copies = g.word_copies();
-    let visit = match &copies {
+    let visit = match copies {
         Some(c) if c.offset == 0 => quote! {
             let d = d as usize;
             let old = v[d];
@@ -244,7 +234,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
         },
     };
     // The instances of a group: rows, or word copies.
-    let (table, starts, each) = match &copies {
+    let (table, starts, each) = match copies {
         Some(_) => (
             format_ident!("C{}", g.rule),
             format_ident!("CS{}", g.rule),
@@ -252,7 +242,7 @@ fn rule_fn(program: &Program, g: &GroundRule) -> TokenStream {
         ),
         None => (table, format_ident!("S{}", g.rule), quote! { g }),
     };
-    let body = if g.driven && copies.as_ref().is_none_or(|c| c.by_driver) {
+    let body = if g.driven && copies.is_none_or(|c| c.by_driver) {
         // Visit the set bits of the driver's range, and their rows.
         let lo = g.rows[0][1];
         let hi = g.rows[g.rows.len() - 1][1];
