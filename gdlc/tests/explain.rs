@@ -85,6 +85,7 @@ fn explain_gives_the_state_size_the_plans_and_the_graph() {
     );
     assert!(steps[1].contains("binds [?r ?c]"), "{steps:?}");
     for section in [
+        "domains: relaxed evaluation in ",
         "relations (",
         "layers (",
         "phases (",

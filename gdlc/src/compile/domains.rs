@@ -26,12 +26,23 @@ const MAX_INSTANCES: usize = 1_000_000;
 const MAX_TERMS: usize = 4_000_000;
 /// Most possible fluents (bits of a state).
 const MAX_FLUENTS: usize = 1_000_000;
-/// Most tuples the relaxed evaluation keeps for one relation; past it only
-/// the domain of each argument is kept.
-const MAX_ROWS: usize = 400_000;
-/// Most candidate tuples one relaxed evaluation of a rule may look at; past
-/// it the rule's head domains are computed argument by argument.
-const MAX_JOIN_WORK: usize = 4_000_000;
+/// How far the relaxed evaluation enumerates facts before it falls back to
+/// domains computed argument by argument.
+#[derive(Clone, Copy)]
+struct Limits {
+    /// Most tuples kept for one relation; past it only the domain of each
+    /// argument is kept.
+    rows: usize,
+    /// Most candidate tuples one evaluation of a rule may look at; past it
+    /// the rule's head domains are computed argument by argument.
+    join_work: usize,
+}
+
+/// The limits of [`compute`].
+const LIMITS: Limits = Limits {
+    rows: 400_000,
+    join_work: 4_000_000,
+};
 /// Most ground rule instances enumerated for the ground backend; past it
 /// the game is compiled relation by relation.
 pub const MAX_GROUND_INSTANCES: usize = 60_000;
@@ -55,6 +66,19 @@ pub struct Domains {
     /// variable number): the ground instances of the program, when there
     /// are at most [`MAX_GROUND_INSTANCES`] of them.
     pub instances: Option<Vec<Vec<Vec<TermId>>>>,
+    /// What the relaxed evaluation took (the compile cost of this stage).
+    pub work: RelaxedWork,
+}
+
+/// The work of the relaxed evaluation, for `gdlc explain`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RelaxedWork {
+    /// Rounds until nothing grew.
+    pub rounds: usize,
+    /// Evaluations of a rule over its facts (one per new part of an input).
+    pub joins: usize,
+    /// Evaluations of a rule argument by argument.
+    pub by_argument: usize,
 }
 
 impl Domains {
@@ -77,7 +101,12 @@ impl Domains {
 
 /// Computes the domains of `program` and numbers its terms.
 pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
-    let (dom, rows, instances) = Grounder::new(program).run()?;
+    compute_within(program, LIMITS)
+}
+
+/// [`compute`] with the given limits.
+fn compute_within(program: &mut Program, limits: Limits) -> Result<Domains, CompileError> {
+    let (dom, rows, instances, work) = Grounder::new(program, limits).run()?;
     if dom[program.true_rel][0].len() > MAX_FLUENTS {
         return Err(CompileError(format!(
             "the game has more than {MAX_FLUENTS} possible fluents"
@@ -111,6 +140,7 @@ pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
         fluents: fluents.len(),
         rows,
         instances,
+        work,
     })
 }
 
@@ -125,7 +155,7 @@ pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
 /// `codegen`'s walks over the set bits of a state).
 fn term_order(
     store: &TermStore,
-    dom: &[Vec<FxHashSet<TermId>>],
+    dom: &[Vec<Domain>],
     true_rel: RelId,
 ) -> (Vec<TermId>, Vec<TermId>) {
     let is_fluent: FxHashSet<TermId> = dom[true_rel][0].iter().copied().collect();
@@ -205,7 +235,7 @@ fn term_order(
 /// when some positive literal can match nothing.
 fn variable_values(
     program: &Program,
-    dom: &[Vec<FxHashSet<TermId>>],
+    dom: &[Vec<Domain>],
     nvars: usize,
     body: &[Lit],
 ) -> Option<Vec<Vec<TermId>>> {
@@ -307,6 +337,10 @@ fn product(
     }
 }
 
+/// The values found at one argument position, in the order found (so the
+/// values new since some moment are a suffix).
+type Domain = IndexSet<TermId, FxBuildHasher>;
+
 /// Row numbers of a relation by the values at some argument positions.
 type Index = FxHashMap<Box<[TermId]>, Vec<u32>>;
 
@@ -357,11 +391,13 @@ struct Grounder<'a> {
     program: &'a mut Program,
     /// Tuples per relation; `None` once only the domains are kept.
     tuples: Vec<Option<Tuples>>,
-    dom: Vec<Vec<FxHashSet<TermId>>>,
+    dom: Vec<Vec<Domain>>,
     /// Whether a domain of the relation grew in the current round.
     grew: Vec<bool>,
     /// Rules whose joins were too large: evaluated argument by argument.
     too_large: FxHashSet<usize>,
+    limits: Limits,
+    work: RelaxedWork,
 }
 
 /// The candidate facts of a literal in a join.
@@ -378,17 +414,19 @@ enum Candidates {
 struct TooLarge;
 
 impl<'a> Grounder<'a> {
-    fn new(program: &'a mut Program) -> Self {
+    fn new(program: &'a mut Program, limits: Limits) -> Self {
         let n = program.relations.len();
         let mut g = Grounder {
             tuples: (0..n).map(|_| Some(Tuples::default())).collect(),
             dom: program
                 .relations
                 .iter()
-                .map(|r| vec![FxHashSet::default(); r.arity])
+                .map(|r| vec![Domain::default(); r.arity])
                 .collect(),
             grew: vec![false; n],
             too_large: FxHashSet::default(),
+            limits,
+            work: RelaxedWork::default(),
             program,
         };
         for r in 0..n {
@@ -417,7 +455,7 @@ impl<'a> Grounder<'a> {
         match &mut self.tuples[r] {
             Some(t) => {
                 let new = t.insert(row);
-                if t.rows.len() > MAX_ROWS {
+                if t.rows.len() > self.limits.rows {
                     // Its readers must now see it argument by argument.
                     self.tuples[r] = None;
                     self.grew[r] = true;
@@ -439,9 +477,10 @@ impl<'a> Grounder<'a> {
         mut self,
     ) -> Result<
         (
-            Vec<Vec<FxHashSet<TermId>>>,
+            Vec<Vec<Domain>>,
             Vec<Option<usize>>,
             Option<Vec<Vec<Vec<TermId>>>>,
+            RelaxedWork,
         ),
         CompileError,
     > {
@@ -459,7 +498,7 @@ impl<'a> Grounder<'a> {
             .iter()
             .map(|t| t.as_ref().map(|t| t.rows.len()))
             .collect();
-        Ok((self.dom, rows, instances))
+        Ok((self.dom, rows, instances, self.work))
     }
 
     /// Every binding of every rule over the relaxed facts, or `None` when
@@ -502,13 +541,21 @@ impl<'a> Grounder<'a> {
     }
 
     fn fixpoint(&mut self, rules: &[Rule], n: usize) -> Result<(), CompileError> {
-        // Rows `seen[r]..now[r]` are the ones new since the last round.
+        // Rows `seen[r]..now[r]` are the ones new since the last round, and
+        // so are the values `dom_seen[r][p]..dom_now[r][p]` of each domain.
         let mut seen = vec![0usize; n];
+        let mut dom_seen: Vec<Vec<usize>> = self.dom.iter().map(|d| vec![0; d.len()]).collect();
         let mut bridged = vec![0usize; n];
+        let mut bridged_values = vec![0usize; n];
         let mut first = true;
         loop {
             let now: Vec<usize> = (0..n).map(|r| self.len(r)).collect();
-            let grew = std::mem::replace(&mut self.grew, vec![false; n]);
+            let dom_now: Vec<Vec<usize>> = self
+                .dom
+                .iter()
+                .map(|d| d.iter().map(Domain::len).collect())
+                .collect();
+            self.grew = vec![false; n];
             let mut changed = false;
             for (rule_index, rule) in rules.iter().enumerate() {
                 let positive: Vec<(usize, RelId)> = rule
@@ -520,15 +567,17 @@ impl<'a> Grounder<'a> {
                         _ => None,
                     })
                     .collect();
-                // A rule that reads a relation known only argument by
-                // argument is evaluated argument by argument too, whenever
-                // one of its inputs grew.
-                if positive.iter().any(|&(_, r)| self.tuples[r].is_none()) {
-                    self.too_large.insert(rule_index);
-                    if !first && !positive.iter().any(|&(_, r)| grew[r] || now[r] > seen[r]) {
-                        continue;
+                // A rule whose joins were too large, or that reads a relation
+                // known only argument by argument, is evaluated argument by
+                // argument: again only when a domain it reads gained a value
+                // its pattern there matches (new rows alone change nothing).
+                if self.too_large.contains(&rule_index)
+                    || positive.iter().any(|&(_, r)| self.tuples[r].is_none())
+                {
+                    let newly = self.too_large.insert(rule_index);
+                    if first || newly || self.gained_matching(rule, &dom_seen, &dom_now) {
+                        changed |= self.apply(rule_index, rule, None)?;
                     }
-                    changed |= self.apply(rule_index, rule, None)?;
                     continue;
                 }
                 let full = first;
@@ -565,16 +614,20 @@ impl<'a> Grounder<'a> {
                             bridged[r] = t.rows.len();
                         }
                         None if keyword == 1 => {
-                            for &t in &self.dom[r][0] {
+                            let values = &self.dom[r][0];
+                            for &t in values.iter().skip(bridged_values[r]) {
                                 bridged_rows.push((target, Box::from([t])));
                             }
+                            bridged_values[r] = values.len();
                         }
                         None => {
-                            for &role in &self.program.roles {
-                                for &m in &self.dom[r][1] {
+                            let values = &self.dom[r][1];
+                            for &m in values.iter().skip(bridged_values[r]) {
+                                for &role in &self.program.roles {
                                     bridged_rows.push((target, Box::from([role, m])));
                                 }
                             }
+                            bridged_values[r] = values.len();
                         }
                     }
                 }
@@ -584,7 +637,8 @@ impl<'a> Grounder<'a> {
             }
             if self.tuples[true_rel].is_none() {
                 return Err(CompileError(format!(
-                    "the game has more than {MAX_ROWS} possible fluents"
+                    "the game has more than {} possible fluents",
+                    self.limits.rows
                 )));
             }
             if self.program.store.len() > MAX_TERMS {
@@ -593,11 +647,31 @@ impl<'a> Grounder<'a> {
                 )));
             }
             seen = now;
+            dom_seen = dom_now;
             first = false;
+            self.work.rounds += 1;
             if !changed && self.grew.iter().all(|g| !g) {
                 return Ok(());
             }
         }
+    }
+
+    /// Whether a domain read by a positive literal of `rule` gained, between
+    /// `seen` and `now`, a value that the literal's pattern at that position
+    /// matches (static relations never gain any).
+    fn gained_matching(&self, rule: &Rule, seen: &[Vec<usize>], now: &[Vec<usize>]) -> bool {
+        let mut binding = vec![None; rule.vars.len()];
+        rule.body.iter().any(|lit| {
+            let Lit::Pos(atom) = lit else { return false };
+            let r = atom.rel;
+            atom.args.iter().enumerate().any(|(p, pat)| {
+                let new = &self.dom[r][p].as_slice()[seen[r][p]..now[r][p]];
+                new.iter().any(|&t| {
+                    binding.iter_mut().for_each(|b| *b = None);
+                    matches(&self.program.store, pat, t, &mut binding)
+                })
+            })
+        })
     }
 
     /// Evaluates one rule (its literal `delta.0` restricted to the rows
@@ -616,6 +690,7 @@ impl<'a> Grounder<'a> {
         let outcome = if self.too_large.contains(&rule_index) {
             Err(TooLarge)
         } else {
+            self.work.joins += 1;
             self.join(
                 rule,
                 delta,
@@ -655,6 +730,7 @@ impl<'a> Grounder<'a> {
             Err(TooLarge) => {
                 // Argument by argument: each head argument from the product
                 // of its variables' values; from now on for this rule.
+                self.work.by_argument += 1;
                 self.too_large.insert(rule_index);
                 if self.tuples[r].take().is_some() {
                     self.grew[r] = true;
@@ -708,7 +784,7 @@ impl<'a> Grounder<'a> {
         out: &mut dyn FnMut(&[Option<TermId>]),
     ) -> Result<(), TooLarge> {
         *work += 1;
-        if *work > MAX_JOIN_WORK {
+        if *work > self.limits.join_work {
             return Err(TooLarge);
         }
         // Filters whose variables are bound.
@@ -872,7 +948,7 @@ impl<'a> Grounder<'a> {
                         v.push(t);
                         next.push(v);
                     }
-                    if next.len() > MAX_JOIN_WORK {
+                    if next.len() > self.limits.join_work {
                         return Err(TooLarge);
                     }
                 }
@@ -886,7 +962,7 @@ impl<'a> Grounder<'a> {
             Candidates::Product(rows) => rows.len(),
         };
         *work += count;
-        if *work > MAX_JOIN_WORK {
+        if *work > self.limits.join_work {
             return Err(TooLarge);
         }
         let free: Vec<usize> = atom
@@ -926,7 +1002,8 @@ impl<'a> Grounder<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::analyze;
+    use super::{compute_within, Limits};
+    use crate::compile::{analyze, normalize};
 
     fn fluents(text: &str) -> Vec<String> {
         let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
@@ -988,5 +1065,40 @@ mod tests {
         let steps: Vec<&str> = fluents[9..].iter().map(String::as_str).collect();
         assert_eq!(steps[..3], ["(step 1)", "(step 2)", "(step 3)"]);
         assert_eq!(steps[11], "(step 12)");
+    }
+
+    #[test]
+    fn a_rule_evaluated_by_argument_runs_again_only_when_its_patterns_gain_values() {
+        // The `legal` rule's join is over the limit, so its head is computed
+        // argument by argument. The step counter makes `true` grow for 30
+        // rounds, but by `(step ?)` fluents that `(true (control a))` does
+        // not match: the rule is not evaluated again for them.
+        let mut text = String::from(
+            "(role a) (init (step 0)) (init (control a))
+            (n 1) (n 2) (n 3) (n 4) (n 5) (n 6)
+            (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+            (<= (next (control a)) (true (control a)))
+            (<= (legal a (mark ?a ?b ?c)) (true (control a)) (n ?a) (n ?b) (n ?c))
+            (<= terminal (true (step 30))) (goal a 100)",
+        );
+        for i in 0..30 {
+            text += &format!(" (succ {i} {})", i + 1);
+        }
+        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
+        let limits = Limits {
+            rows: 1_000,
+            join_work: 100,
+        };
+        let d = compute_within(&mut program, limits).expect("computes");
+        assert_eq!(d.fluents, 1 + 31, "control and the steps");
+        let legal = program
+            .relations
+            .iter()
+            .position(|r| r.to_string() == "legal/2")
+            .expect("legal");
+        assert_eq!(d.args[legal][1].len(), 6 * 6 * 6, "every mark");
+        assert!(d.work.rounds > 30, "one round per step: {:?}", d.work);
+        assert_eq!(d.work.by_argument, 1, "{:?}", d.work);
     }
 }

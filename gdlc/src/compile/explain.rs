@@ -38,6 +38,13 @@ pub fn report(c: &Compiled, game: &str) -> String {
         "terms: {terms} runtime term ids ({fluents} fluents, {} other terms)",
         terms - fluents
     );
+    let work = c.domains.work;
+    let _ = writeln!(
+        out,
+        "domains: relaxed evaluation in {} rounds, {} rule joins, {} rule evaluations argument \
+         by argument (a rule whose join is too large, or that reads a relation with too many facts)",
+        work.rounds, work.joins, work.by_argument
+    );
     match &c.ground {
         Ok(g) => {
             let atoms: usize = g.atoms.iter().sum();
