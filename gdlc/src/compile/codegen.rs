@@ -7,6 +7,7 @@
 //! dynamic relation and evaluates, for the state it was last asked about,
 //! only the layers of the phase asked for.
 
+use super::arrays::Arrays;
 use super::containers::{self, Container};
 use super::domains::Domains;
 use super::layers::{Layer, Layers};
@@ -47,7 +48,8 @@ pub fn module(input: Input<'_>) -> String {
 
     let mut rule_fns = Vec::new();
     let mut indexes: Vec<Vec<Vec<bool>>> = vec![Vec::new(); program.relations.len()];
-    let mut offset_items: Vec<(Ident, TokenStream)> = Vec::new();
+    let mut offset_tables: Vec<(Ident, Vec<u32>)> = Vec::new();
+    let mut arrays = Arrays::default();
     let mut recursion: Vec<Recursion> = Vec::new();
     for plan in plans {
         let layer = layers
@@ -90,7 +92,7 @@ pub fn module(input: Input<'_>) -> String {
                 uses: variable_uses(&program.rules[plan.rule]),
                 indexes: &mut indexes,
                 known: Vec::new(),
-                offset_items: &mut offset_items,
+                offset_tables: &mut offset_tables,
                 delta,
             };
             let body = g.steps(0);
@@ -179,8 +181,15 @@ pub fn module(input: Input<'_>) -> String {
         quote! { self.done[#idx] = false; #(#clears)* }
     });
 
-    let offset_tokens = offset_items.iter().map(|(_, item)| item);
-    let shared = shared_items(program, domains);
+    let offset_tokens: Vec<TokenStream> = offset_tables
+        .iter()
+        .map(|(name, offsets)| {
+            let n = Literal::usize_unsuffixed(offsets.len());
+            let cells = arrays.ints(offsets);
+            quote! { static #name: [u32; #n] = #cells; }
+        })
+        .collect();
+    let shared = shared_items(program, domains, &mut arrays);
     let shared_methods = shared_methods();
     let n_layers_lit = Literal::usize_unsuffixed(n_layers);
     let does = rel_field(program.does_rel);
@@ -261,7 +270,7 @@ pub fn module(input: Input<'_>) -> String {
         .tables
         .iter()
         .enumerate()
-        .map(|(i, t)| table_item(i, t))
+        .map(|(i, t)| static_rows(&format_ident!("T{i}"), t.columns, &t.rows, &mut arrays))
         .collect();
 
     let tokens = quote! {
@@ -365,15 +374,19 @@ pub fn module(input: Input<'_>) -> String {
         }
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
-    prettyplease::unparse(&file)
+    arrays.fill(&prettyplease::unparse(&file))
 }
 
 /// The items both backends define: the constants (`ZOBRIST`, `FLUENTS`,
 /// `WORDS`, `TERM_TEXT`, `BY_TEXT`, `ROLE_IDS`, `INITIAL`), `State`, `Move`, and
 /// `Default` for `Game` (which each backend defines, with `Game::new`).
-pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream {
+pub(super) fn shared_items(
+    program: &Program,
+    domains: &Domains,
+    arrays: &mut Arrays,
+) -> TokenStream {
     let words = domains.fluents.div_ceil(64).max(1);
-    let texts = domains.texts.iter().map(|t| quote! { #t });
+    let texts = arrays.strings(&domains.texts);
     let n_terms = Literal::usize_unsuffixed(domains.texts.len());
     let n_fluents = Literal::usize_unsuffixed(domains.fluents);
     let n_words = Literal::usize_unsuffixed(words);
@@ -385,21 +398,23 @@ pub(super) fn shared_items(program: &Program, domains: &Domains) -> TokenStream 
         .map(Literal::u64_unsuffixed);
     let mut by_text: Vec<u32> = (0..domains.texts.len() as u32).collect();
     by_text.sort_by(|&a, &b| domains.texts[a as usize].cmp(&domains.texts[b as usize]));
-    let by_text = by_text.into_iter().map(lit);
-    let zobrist = domains.texts[..domains.fluents]
-        .iter()
-        .map(|t| Literal::u64_unsuffixed(gdl_runtime::zobrist_key(t)));
+    let by_text = arrays.ints(by_text);
+    let zobrist = arrays.ints(
+        domains.texts[..domains.fluents]
+            .iter()
+            .map(|t| gdl_runtime::zobrist_key(t)),
+    );
     quote! {
         /// The Zobrist key of every fluent (`gdl_runtime::zobrist_key` of its text).
-        static ZOBRIST: [u64; FLUENTS] = [#(#zobrist),*];
+        static ZOBRIST: [u64; FLUENTS] = #zobrist;
         /// Number of possible fluents (the bits of a state).
         pub const FLUENTS: usize = #n_fluents;
         /// Words of a state.
         const WORDS: usize = #n_words;
         /// Canonical text of every term, by id (fluents first).
-        static TERM_TEXT: [&str; #n_terms] = [#(#texts),*];
+        static TERM_TEXT: [&str; #n_terms] = #texts;
         /// Every term id, in the order of their texts.
-        static BY_TEXT: [u32; #n_terms] = [#(#by_text),*];
+        static BY_TEXT: [u32; #n_terms] = #by_text;
         /// The term id of each role.
         static ROLE_IDS: [u32; #n_roles] = [#(#role_ids),*];
         /// The initial state.
@@ -486,21 +501,18 @@ pub(super) fn lit(n: u32) -> Literal {
     Literal::u32_unsuffixed(n)
 }
 
-/// A constant table as a `static` array of rows.
-fn table_item(i: usize, t: &Table) -> TokenStream {
-    static_rows(&format_ident!("T{i}"), t.columns, &t.rows)
-}
-
 /// `static NAME: [[u32; COLUMNS]; N]` holding `rows`.
-pub(super) fn static_rows(name: &Ident, columns: usize, rows: &[Vec<u32>]) -> TokenStream {
+pub(super) fn static_rows(
+    name: &Ident,
+    columns: usize,
+    rows: &[Vec<u32>],
+    arrays: &mut Arrays,
+) -> TokenStream {
     let cols = Literal::usize_unsuffixed(columns);
     let n = Literal::usize_unsuffixed(rows.len());
-    let rows = rows.iter().map(|r| {
-        let cells = r.iter().map(|&c| lit(c));
-        quote! { [#(#cells),*] }
-    });
+    let rows = arrays.rows(rows);
     quote! {
-        static #name: [[u32; #cols]; #n] = [#(#rows),*];
+        static #name: [[u32; #cols]; #n] = #rows;
     }
 }
 
@@ -647,8 +659,8 @@ struct RuleGen<'a> {
     indexes: &'a mut Vec<Vec<Vec<bool>>>,
     /// Compound terms whose runtime id is at hand in the current scope.
     known: Vec<(Pat, TokenStream)>,
-    /// The direct indexes of tables emitted so far (name, item).
-    offset_items: &'a mut Vec<(Ident, TokenStream)>,
+    /// The direct indexes of tables made so far (name, offsets).
+    offset_tables: &'a mut Vec<(Ident, Vec<u32>)>,
     /// The step restricted to the facts from `lo` on, in a semi-naive
     /// round.
     delta: Option<usize>,
@@ -921,7 +933,7 @@ impl RuleGen<'_> {
         let rows = &self.tables.tables[table].rows;
         let (mins, spans, volume) = key_box(rows, k).filter(|&(_, _, v)| v <= max)?;
         let name = format_ident!("O{table}_{k}");
-        if !self.offset_items.iter().any(|(n, _)| *n == name) {
+        if !self.offset_tables.iter().any(|(n, _)| *n == name) {
             let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]).expect("in the box");
             let mut offsets = Vec::with_capacity(volume + 1);
             let mut r = 0usize;
@@ -931,10 +943,7 @@ impl RuleGen<'_> {
                 }
                 offsets.push(r as u32);
             }
-            let n = Literal::usize_unsuffixed(offsets.len());
-            let cells = offsets.iter().map(|&o| lit(o));
-            let item = quote! { static #name: [u32; #n] = [#(#cells),*]; };
-            self.offset_items.push((name.clone(), item));
+            self.offset_tables.push((name.clone(), offsets));
         }
         Some((name, mins, spans))
     }

@@ -3,6 +3,7 @@
 //! rule as a loop over its instances, a static table of bit numbers. A
 //! phase evaluates only the layers of its cone, as in [`super::codegen`].
 
+use super::arrays::Arrays;
 use super::codegen::{lit, phase_fns, shared_items, shared_methods, static_rows};
 use super::domains::Domains;
 use super::ground::{Ground, GroundRule, WordCopies};
@@ -16,10 +17,11 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
     let n_layers = Literal::usize_unsuffixed(layers.layers.len());
     let one = lit(ground.one);
 
-    let (tables, layer_fns) = layer_items(program, layers, ground, |_| true);
+    let mut arrays = Arrays::default();
+    let (tables, layer_fns) = layer_items(program, layers, ground, &mut arrays, |_| true);
 
     let phase_fns = phase_fns(layers, |_| false);
-    let preamble = preamble(program, domains, ground);
+    let preamble = preamble(program, domains, ground, &mut arrays);
     let play = full_play(layers, ground);
     let reasoner = reasoner_impl();
     let tokens = quote! {
@@ -73,7 +75,7 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
         #reasoner
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
-    prettyplease::unparse(&file)
+    arrays.fill(&prettyplease::unparse(&file))
 }
 
 /// The instance tables of the rules of the layers `chosen` picks, and the
@@ -83,6 +85,7 @@ pub(super) fn layer_items(
     program: &Program,
     layers: &Layers,
     ground: &Ground,
+    arrays: &mut Arrays,
     chosen: impl Fn(usize) -> bool,
 ) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut tables = Vec::new();
@@ -122,7 +125,7 @@ pub(super) fn layer_items(
         });
         for g in rules {
             let copies = g.word_copies();
-            tables.push(rule_table(g, copies.as_ref()));
+            tables.push(rule_table(g, copies.as_ref(), arrays));
             fns.push(rule_fn(program, g, copies.as_ref()));
         }
     }
@@ -134,7 +137,7 @@ pub(super) fn layer_items(
 /// `S[i]..S[i + 1]`. A rule evaluated by word copies has instead its
 /// copies `C` (and for a driven rule their offsets `CS`: see
 /// [`GroundRule::word_copies`]), given as `copies`.
-fn rule_table(g: &GroundRule, copies: Option<&WordCopies>) -> TokenStream {
+fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) -> TokenStream {
     if let Some(copies) = copies {
         let c = format_ident!("C{}", g.rule);
         let n = Literal::usize_unsuffixed(copies.words.len());
@@ -147,21 +150,26 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>) -> TokenStream {
         let offsets = copies.by_driver.then(|| {
             let starts = format_ident!("CS{}", g.rule);
             let k = Literal::usize_unsuffixed(copies.starts.len());
-            let offsets = copies.starts.iter().map(|&o| lit(o));
-            quote! { static #starts: [u32; #k] = [#(#offsets),*]; }
+            let offsets = arrays.ints(&copies.starts);
+            quote! { static #starts: [u32; #k] = #offsets; }
         });
         return quote! {
             static #c: [(u32, u64, u32); #n] = [#(#words),*];
             #offsets
         };
     }
-    let rows = static_rows(&format_ident!("G{}", g.rule), 1 + g.pos + g.neg, &g.rows);
+    let rows = static_rows(
+        &format_ident!("G{}", g.rule),
+        1 + g.pos + g.neg,
+        &g.rows,
+        arrays,
+    );
     let offsets = g.driven.then(|| {
         let starts = g.driver_starts();
         let s = format_ident!("S{}", g.rule);
         let n = Literal::usize_unsuffixed(starts.len());
-        let starts = starts.iter().map(|&o| lit(o));
-        quote! { static #s: [u32; #n] = [#(#starts),*]; }
+        let starts = arrays.ints(starts);
+        quote! { static #s: [u32; #n] = #starts; }
     });
     quote! {
         #rows
@@ -294,7 +302,7 @@ fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> To
 /// The items both ground backends define: the tables of the answer
 /// relations' bits (`LEGAL_*`, `DOES`, `GOALS`, `TERMINAL`) and the bit
 /// helpers over a vector of `BITS` words.
-fn answer_items(ground: &Ground) -> TokenStream {
+fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
     let per_role = |name: &str, lists: &[Vec<(u32, u32)>]| -> TokenStream {
         let name = format_ident!("{name}");
         let n = Literal::usize_unsuffixed(lists.len());
@@ -336,7 +344,7 @@ fn answer_items(ground: &Ground) -> TokenStream {
     let tables = tables.iter().map(|l| quote! { &[#(#l),*] });
     let does = per_role("DOES", &ground.does);
     let goals = per_role("GOALS", &ground.goals);
-    let terminal_bits = ground.terminal.iter().map(|&b| lit(b));
+    let terminal_bits = arrays.ints(&ground.terminal);
     let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
     quote! {
         /// Per role: the moves that are always legal.
@@ -351,7 +359,7 @@ fn answer_items(ground: &Ground) -> TokenStream {
         /// Per role: `(bit, value)` of every possible goal.
         #goals
         /// The bits that make a state terminal.
-        static TERMINAL: [u32; #n_terminal] = [#(#terminal_bits),*];
+        static TERMINAL: [u32; #n_terminal] = #terminal_bits;
 
         /// Whether bit `b` of `v` is set (`BITS` is a power of two: the mask
         /// proves the index in bounds, so there is no bounds check).
@@ -371,11 +379,16 @@ fn answer_items(ground: &Ground) -> TokenStream {
 /// The items both ground backends begin with: [`shared_items`], the bit
 /// vector's size (`BITS`) and the first word of its per-move part
 /// (`MOVE_WORD`), and [`answer_items`].
-pub(super) fn preamble(program: &Program, domains: &Domains, ground: &Ground) -> TokenStream {
-    let shared = shared_items(program, domains);
+pub(super) fn preamble(
+    program: &Program,
+    domains: &Domains,
+    ground: &Ground,
+    arrays: &mut Arrays,
+) -> TokenStream {
+    let shared = shared_items(program, domains, arrays);
     let bits_words = Literal::usize_unsuffixed(ground.words);
     let move_word = Literal::usize_unsuffixed(ground.move_word);
-    let answers = answer_items(ground);
+    let answers = answer_items(ground, arrays);
     quote! {
         #shared
 

@@ -9,6 +9,7 @@
 //! [`super::ground_codegen`], when a phase needs them; so are the per-move
 //! layers when they are not incremental.
 
+use super::arrays::Arrays;
 use super::codegen::{lit, phase_fns};
 use super::domains::Domains;
 use super::ground::Ground;
@@ -28,7 +29,8 @@ pub fn module(
     incremental: &Incremental,
 ) -> String {
     let kept = |l: usize| incremental.layers[l];
-    let (tables, layer_fns) = layer_items(program, layers, ground, |l| !kept(l));
+    let mut arrays = Arrays::default();
+    let (tables, layer_fns) = layer_items(program, layers, ground, &mut arrays, |l| !kept(l));
     let phase_fns = phase_fns(layers, kept);
     let n_layers = Literal::usize_unsuffixed(layers.layers.len());
     // The layers evaluated in full per state: forgotten when the state
@@ -101,21 +103,14 @@ pub fn module(
     let instances = Literal::usize_unsuffixed(incremental.heads.len());
     let levels = Literal::usize_unsuffixed(incremental.levels());
     let n_occurrences = Literal::usize_unsuffixed(incremental.occurrences.len());
-    let u32s = |v: &[u32]| v.iter().map(|&x| lit(x)).collect::<Vec<_>>();
-    let heads = u32s(&incremental.heads);
-    let positives = incremental
-        .positives
-        .iter()
-        .map(|&p| Literal::u16_unsuffixed(p as u16));
-    let starts = u32s(&incremental.occurrence_starts);
-    let occurrences = u32s(&incremental.occurrences);
-    let level = incremental
-        .level
-        .iter()
-        .map(|&l| Literal::u16_unsuffixed(l));
-    let level_starts = u32s(&incremental.level_starts);
+    let heads = arrays.ints(&incremental.heads);
+    let positives = arrays.ints(incremental.positives.iter().map(|&p| p as u16));
+    let starts = arrays.ints(&incremental.occurrence_starts);
+    let occurrences = arrays.ints(&incremental.occurrences);
+    let level = arrays.ints(&incremental.level);
+    let level_starts = arrays.ints(&incremental.level_starts);
 
-    let preamble = preamble(program, domains, ground);
+    let preamble = preamble(program, domains, ground, &mut arrays);
     let reasoner = reasoner_impl();
     let tokens = quote! {
         #preamble
@@ -128,18 +123,18 @@ pub fn module(
         const NO_MOVE: u32 = u32::MAX;
         #(#tables)*
         /// Per instance: the bit of its head.
-        static HEAD: [u32; INSTANCES] = [#(#heads),*];
+        static HEAD: [u32; INSTANCES] = #heads;
         /// Per instance: its positive literals.
-        static POSITIVES: [u16; INSTANCES] = [#(#positives),*];
+        static POSITIVES: [u16; INSTANCES] = #positives;
         /// Per bit, and one past the last: where its occurrences start.
-        static OCCURRENCE_START: [u32; BITS * 64 + 1] = [#(#starts),*];
+        static OCCURRENCE_START: [u32; BITS * 64 + 1] = #starts;
         /// Per bit, the instances reading it: `instance << 1 | negative`.
-        static OCCURRENCES: [u32; #n_occurrences] = [#(#occurrences),*];
+        static OCCURRENCES: [u32; #n_occurrences] = #occurrences;
         /// Per bit: its level.
-        static LEVEL: [u16; BITS * 64] = [#(#level),*];
+        static LEVEL: [u16; BITS * 64] = #level;
         /// Per level, and one past the last: where its atoms start in the
         /// queue of atoms to settle.
-        static LEVEL_START: [u32; LEVELS + 1] = [#(#level_starts),*];
+        static LEVEL_START: [u32; LEVELS + 1] = #level_starts;
 
         /// The compiled reasoner.
         pub struct Game {
@@ -311,5 +306,5 @@ pub fn module(
         #reasoner
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
-    prettyplease::unparse(&file)
+    arrays.fill(&prettyplease::unparse(&file))
 }

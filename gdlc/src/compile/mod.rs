@@ -17,6 +17,7 @@
 //! relations), [`plan`] (filter trees and constant tables), [`containers`]
 //! and [`codegen`] (relation by relation). [`Strategy`] chooses.
 
+pub mod arrays;
 pub mod codegen;
 pub mod containers;
 pub mod domains;
