@@ -349,7 +349,8 @@ type Index = FxHashMap<Box<[TermId]>, Vec<u32>>;
 #[derive(Default)]
 struct Tuples {
     rows: IndexSet<Box<[TermId]>, FxBuildHasher>,
-    indexes: FxHashMap<Vec<usize>, Index>,
+    /// By the positions they key on (a relation has few).
+    indexes: Vec<(Box<[usize]>, Index)>,
 }
 
 impl Tuples {
@@ -367,15 +368,20 @@ impl Tuples {
 
     /// Indexes of the rows whose `positions` hold `key`.
     fn lookup(&mut self, positions: &[usize], key: &[TermId]) -> &[u32] {
-        if !self.indexes.contains_key(positions) {
-            let mut index = Index::default();
-            for (i, row) in self.rows.iter().enumerate() {
-                let k: Box<[TermId]> = positions.iter().map(|&p| row[p]).collect();
-                index.entry(k).or_default().push(i as u32);
+        let at = match self.indexes.iter().position(|(p, _)| **p == *positions) {
+            Some(at) => at,
+            None => {
+                let mut index = Index::default();
+                for (i, row) in self.rows.iter().enumerate() {
+                    let k: Box<[TermId]> = positions.iter().map(|&p| row[p]).collect();
+                    index.entry(k).or_default().push(i as u32);
+                }
+                self.indexes.push((positions.into(), index));
+                self.indexes.len() - 1
             }
-            self.indexes.insert(positions.to_vec(), index);
-        }
-        self.indexes[positions]
+        };
+        self.indexes[at]
+            .1
             .get(key)
             .map_or(&[][..], |v| v.as_slice())
     }
@@ -398,6 +404,34 @@ struct Grounder<'a> {
     too_large: FxHashSet<usize>,
     limits: Limits,
     work: RelaxedWork,
+    /// Scratch space for [`bound_key`].
+    key: (Vec<usize>, Vec<TermId>),
+}
+
+/// The positions of the arguments of `atom` that `binding` binds, into
+/// `positions`, and their values, into `key`; `false` when one is a term
+/// never created (no fact can match).
+fn bound_key(
+    store: &TermStore,
+    atom: &super::normalize::Atom,
+    binding: &[Option<TermId>],
+    positions: &mut Vec<usize>,
+    key: &mut Vec<TermId>,
+) -> bool {
+    positions.clear();
+    key.clear();
+    for (p, arg) in atom.args.iter().enumerate() {
+        if is_bound(arg, binding) {
+            match lookup_bound(store, arg, binding) {
+                Some(t) => {
+                    positions.push(p);
+                    key.push(t);
+                }
+                None => return false,
+            }
+        }
+    }
+    true
 }
 
 /// The candidate facts of a literal in a join.
@@ -427,6 +461,7 @@ impl<'a> Grounder<'a> {
             too_large: FxHashSet::default(),
             limits,
             work: RelaxedWork::default(),
+            key: Default::default(),
             program,
         };
         for r in 0..n {
@@ -852,22 +887,13 @@ impl<'a> Grounder<'a> {
     /// arguments' domains otherwise.
     fn candidates(&mut self, atom: &super::normalize::Atom, binding: &[Option<TermId>]) -> usize {
         let r = atom.rel;
-        let mut positions = Vec::new();
-        let mut key = Vec::new();
-        for (p, arg) in atom.args.iter().enumerate() {
-            if is_bound(arg, binding) {
-                match lookup_bound(&self.program.store, arg, binding) {
-                    Some(t) => {
-                        positions.push(p);
-                        key.push(t);
-                    }
-                    None => return 0,
-                }
-            }
+        let (positions, key) = &mut self.key;
+        if !bound_key(&self.program.store, atom, binding, positions, key) {
+            return 0;
         }
         match &mut self.tuples[r] {
             Some(t) if positions.is_empty() => t.rows.len(),
-            Some(t) => t.lookup(&positions, &key).len(),
+            Some(t) => t.lookup(positions, key).len(),
             None => (0..atom.args.len())
                 .filter(|p| !positions.contains(p))
                 .map(|p| self.dom[r][p].len())
@@ -890,18 +916,9 @@ impl<'a> Grounder<'a> {
     ) -> Result<(), TooLarge> {
         let r = atom.rel;
         let candidates = if self.tuples[r].is_some() {
-            let mut positions = Vec::new();
-            let mut key = Vec::new();
-            for (p, arg) in atom.args.iter().enumerate() {
-                if is_bound(arg, binding) {
-                    match lookup_bound(&self.program.store, arg, binding) {
-                        Some(t) => {
-                            positions.push(p);
-                            key.push(t);
-                        }
-                        None => return Ok(()),
-                    }
-                }
+            let (positions, key) = &mut self.key;
+            if !bound_key(&self.program.store, atom, binding, positions, key) {
+                return Ok(());
             }
             let range = match delta {
                 Some((d, lo, hi)) if d == i => lo..hi,
@@ -914,7 +931,7 @@ impl<'a> Grounder<'a> {
             } else {
                 Candidates::Rows(
                     tuples
-                        .lookup(&positions, &key)
+                        .lookup(positions, key)
                         .iter()
                         .copied()
                         .filter(|&j| range.contains(&(j as usize)))
