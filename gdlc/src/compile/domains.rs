@@ -717,7 +717,10 @@ impl<'a> Grounder<'a> {
         rule: &Rule,
         delta: Option<(usize, usize, usize)>,
     ) -> Result<bool, CompileError> {
-        let mut heads: Vec<Vec<TermId>> = Vec::new();
+        // The values of the head's variables in each binding found, one
+        // after the other (`found` bindings).
+        let mut heads: Vec<TermId> = Vec::new();
+        let mut found = 0usize;
         let mut work = 0usize;
         let mut binding = vec![None; rule.vars.len()];
         let mut pending: Vec<usize> = (0..rule.body.len()).collect();
@@ -733,11 +736,11 @@ impl<'a> Grounder<'a> {
                 &mut binding,
                 &mut work,
                 &mut |b: &[Option<TermId>]| {
-                    heads.push(
+                    found += 1;
+                    heads.extend(
                         head_vars
                             .iter()
-                            .map(|&v| b[v].expect("head variables are bound"))
-                            .collect(),
+                            .map(|&v| b[v].expect("head variables are bound")),
                     );
                 },
             )
@@ -746,11 +749,15 @@ impl<'a> Grounder<'a> {
         let mut changed = false;
         match outcome {
             Ok(()) => {
-                heads.sort_unstable();
-                heads.dedup();
+                // Each distinct head once, in the order of their values.
+                let k = head_vars.len();
+                let head = |i: usize| &heads[i * k..(i + 1) * k];
+                let mut order: Vec<usize> = (0..found).collect();
+                order.sort_unstable_by(|&a, &b| head(a).cmp(head(b)));
+                order.dedup_by(|a, b| head(*a) == head(*b));
                 let mut full = vec![0; rule.vars.len()];
-                for values in heads {
-                    for (&v, t) in head_vars.iter().zip(values) {
+                for i in order {
+                    for (&v, &t) in head_vars.iter().zip(head(i)) {
                         full[v] = t;
                     }
                     let row: Box<[TermId]> = rule
