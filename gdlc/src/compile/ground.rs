@@ -84,6 +84,20 @@ impl GroundRule {
             .collect()
     }
 
+    /// For a driven rule: the words of the bit vector its driver's range
+    /// spans, from the first, each with the bits that drive some row (the
+    /// other bits of the range, a black piece among the drivers of a white
+    /// move, need not be visited).
+    pub fn driver_masks(&self) -> (usize, Vec<u64>) {
+        let lo = self.rows[0][1] as usize / 64;
+        let hi = self.rows[self.rows.len() - 1][1] as usize / 64;
+        let mut masks = vec![0u64; hi - lo + 1];
+        for r in &self.rows {
+            masks[r[1] as usize / 64 - lo] |= 1 << (r[1] % 64);
+        }
+        (lo, masks)
+    }
+
     /// The word copies that evaluate this rule, if its instances are copies.
     pub fn word_copies(&self) -> Option<WordCopies> {
         let tested: Vec<usize> = (1..=self.pos + self.neg)
@@ -586,6 +600,48 @@ mod tests {
         assert_eq!((legal.rows.len(), legal.pos, legal.neg), (3, 1, 1));
         assert!(!legal.driven);
         assert_eq!(legal.guards, vec![1]);
+    }
+
+    #[test]
+    fn a_walk_visits_only_the_bits_that_drive_rows() {
+        // White and black pieces' fluents interleave ((cell 1 b), (cell 1
+        // w), (cell 2 b), ...): the range of a white piece's driver bits
+        // holds black pieces' bits, which drive no row and are masked out.
+        let game = "(role a)\n(init (cell 1 w))\n(init (cell 2 b))\n\
+            (adj 1 2)\n(adj 2 3)\n(adj 3 4)\n(adj 4 5)\n\
+            (<= (legal a (go ?x ?c)) (adj ?x ?y) (true (cell ?x ?c)))\n\
+            (<= (next (cell ?y ?c)) (does a (go ?x ?c)) (adj ?x ?y))\n\
+            (<= (attack ?x) (true (cell ?x w)) (true (cell ?y b)) (adj ?x ?y))\n\
+            (<= terminal (attack 4))\n(<= (goal a 100) (attack 4))\n";
+        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
+        let c = analyze(&loaded).expect("compiles");
+        let g = c.ground.as_ref().expect("small enough to ground");
+        let text = "(<= (attack ?x) (true (cell ?x w)) (true (cell ?y b)) (adj ?x ?y))";
+        let i = c
+            .program
+            .rules
+            .iter()
+            .position(|r| r.text == text)
+            .expect(text);
+        let rule = g.rules[i].as_ref().expect("instances");
+        assert!(rule.driven, "two literals of their own: one drives");
+        let drivers: std::collections::BTreeSet<u32> = rule.rows.iter().map(|r| r[1]).collect();
+        let (first, masks) = rule.driver_masks();
+        let masked: std::collections::BTreeSet<u32> = masks
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &m)| {
+                (0..64u32)
+                    .filter(move |b| m >> b & 1 == 1)
+                    .map(move |b| (first + k) as u32 * 64 + b)
+            })
+            .collect();
+        assert_eq!(masked, drivers);
+        let (lo, hi) = (drivers.first().unwrap(), drivers.last().unwrap());
+        assert!(
+            (hi - lo + 1) as usize > drivers.len(),
+            "the range {lo}..={hi} holds the other color's bits too"
+        );
     }
 
     #[test]

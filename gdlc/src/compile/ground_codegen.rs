@@ -138,6 +138,13 @@ pub(super) fn layer_items(
 /// copies `C` (and for a driven rule their offsets `CS`: see
 /// [`GroundRule::word_copies`]), given as `copies`.
 fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) -> TokenStream {
+    let masks = walks_driver(g, copies).then(|| {
+        let d = format_ident!("D{}", g.rule);
+        let (_, masks) = g.driver_masks();
+        let n = Literal::usize_unsuffixed(masks.len());
+        let masks = arrays.ints(masks);
+        quote! { static #d: [u64; #n] = #masks; }
+    });
     if let Some(copies) = copies {
         let c = format_ident!("C{}", g.rule);
         let n = Literal::usize_unsuffixed(copies.words.len());
@@ -156,6 +163,7 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) 
         return quote! {
             static #c: [(u32, u64, u32); #n] = [#(#words),*];
             #offsets
+            #masks
         };
     }
     let rows = static_rows(
@@ -174,7 +182,14 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) 
     quote! {
         #rows
         #offsets
+        #masks
     }
+}
+
+/// Whether the evaluation of a rule walks the set bits of its driver (else
+/// it visits every row, or every word copy).
+fn walks_driver(g: &GroundRule, copies: Option<&WordCopies>) -> bool {
+    g.driven && copies.is_none_or(|c| c.by_driver)
 }
 
 /// The function evaluating a rule's instances: sets the head of each
@@ -250,26 +265,15 @@ fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> To
         ),
         None => (table, format_ident!("S{}", g.rule), quote! { g }),
     };
-    let body = if g.driven && copies.is_none_or(|c| c.by_driver) {
-        // Visit the set bits of the driver's range, and their rows.
-        let lo = g.rows[0][1];
-        let hi = g.rows[g.rows.len() - 1][1];
-        let (lo_word, hi_word) = (
-            Literal::usize_unsuffixed(lo as usize / 64),
-            Literal::usize_unsuffixed(hi as usize / 64),
-        );
-        let lo_mask = Literal::u64_unsuffixed(u64::MAX << (lo % 64));
-        let hi_mask = Literal::u64_unsuffixed(u64::MAX >> (63 - hi % 64));
-        let lo = lit(lo);
+    let body = if walks_driver(g, copies) {
+        // Visit the set bits that drive rows, and their rows.
+        let lo = lit(g.rows[0][1]);
+        let (first, _) = g.driver_masks();
+        let first = Literal::usize_unsuffixed(first);
+        let d = format_ident!("D{}", g.rule);
         quote! {
-            for w in #lo_word..=#hi_word {
-                let mut word = v[w];
-                if w == #lo_word {
-                    word &= #lo_mask;
-                }
-                if w == #hi_word {
-                    word &= #hi_mask;
-                }
+            for (w, &mask) in (#first..).zip(&#d) {
+                let mut word = v[w] & mask;
                 while word != 0 {
                     let b = (w * 64) as u32 + word.trailing_zeros();
                     word &= word - 1;
