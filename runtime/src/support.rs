@@ -383,6 +383,34 @@ pub fn any_one(words: &[u64], lo: u32, hi: u32) -> bool {
     ones(words, lo, hi).next().is_some()
 }
 
+/// Whether `key` is set in a membership bitset over ranked columns: value
+/// `v` of column `c` has rank `ranks[starts[c] + v - mins[c]]` (when that
+/// lies below `starts[c + 1]` and is not `u16::MAX`) among `sizes[c]`, and
+/// a key's bit in `bits` is its ranks in mixed radix.
+#[inline]
+pub fn ranked_member(
+    bits: &[u64],
+    ranks: &[u16],
+    mins: &[u32],
+    starts: &[u32],
+    sizes: &[u32],
+    key: &[u32],
+) -> bool {
+    let mut slot = 0usize;
+    for (c, &k) in key.iter().enumerate() {
+        let at = starts[c] as usize + k.wrapping_sub(mins[c]) as usize;
+        if at >= starts[c + 1] as usize {
+            return false;
+        }
+        let rank = ranks[at];
+        if rank == u16::MAX {
+            return false;
+        }
+        slot = slot * sizes[c] as usize + rank as usize;
+    }
+    bits[slot >> 6] >> (slot & 63) & 1 != 0
+}
+
 /// The mixed-radix slot of `key` in the box `mins[c] <= key[c] < mins[c] +
 /// spans[c]`, if it lies there: the row of a table that lists the box's
 /// slots in order.

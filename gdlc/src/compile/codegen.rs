@@ -12,7 +12,7 @@ use super::containers::{self, Container};
 use super::domains::Domains;
 use super::layers::{Layer, Layers};
 use super::normalize::{Atom, Class, Pat, Program, RelId};
-use super::plan::{RulePlan, Step, Table, Tables};
+use super::plan::{key_box, Membership, RulePlan, Step, Table, Tables};
 use crate::interp::terms::{TermData, TermId};
 use gdl_runtime::support::box_slot;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -49,6 +49,7 @@ pub fn module(input: Input<'_>) -> String {
     let mut rule_fns = Vec::new();
     let mut indexes: Vec<Vec<Vec<bool>>> = vec![Vec::new(); program.relations.len()];
     let mut offset_tables: Vec<(Ident, Vec<u32>)> = Vec::new();
+    let mut membership_tables: Vec<(usize, usize, Membership)> = Vec::new();
     let mut arrays = Arrays::default();
     let mut recursion: Vec<Recursion> = Vec::new();
     for plan in plans {
@@ -93,6 +94,7 @@ pub fn module(input: Input<'_>) -> String {
                 indexes: &mut indexes,
                 known: Vec::new(),
                 offset_tables: &mut offset_tables,
+                membership_tables: &mut membership_tables,
                 delta,
             };
             let body = g.steps(0);
@@ -181,7 +183,7 @@ pub fn module(input: Input<'_>) -> String {
         quote! { self.done[#idx] = false; #(#clears)* }
     });
 
-    let offset_tokens: Vec<TokenStream> = offset_tables
+    let mut offset_tokens: Vec<TokenStream> = offset_tables
         .iter()
         .map(|(name, offsets)| {
             let n = Literal::usize_unsuffixed(offsets.len());
@@ -189,6 +191,18 @@ pub fn module(input: Input<'_>) -> String {
             quote! { static #name: [u32; #n] = #cells; }
         })
         .collect();
+    offset_tokens.extend(membership_tables.iter().map(|(table, k, m)| {
+        let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
+        let (n_bits, n_ranks) = (
+            Literal::usize_unsuffixed(m.bits.len()),
+            Literal::usize_unsuffixed(m.ranks.len()),
+        );
+        let (bit_words, rank_values) = (arrays.ints(&m.bits), arrays.ints(&m.ranks));
+        quote! {
+            static #bits: [u64; #n_bits] = #bit_words;
+            static #ranks: [u16; #n_ranks] = #rank_values;
+        }
+    }));
     let shared = shared_items(program, domains, &mut arrays);
     let shared_methods = shared_methods();
     let n_layers_lit = Literal::usize_unsuffixed(n_layers);
@@ -274,7 +288,9 @@ pub fn module(input: Input<'_>) -> String {
         .collect();
 
     let tokens = quote! {
-        use ::gdl_runtime::support::{any_one, box_slot, boxed_range, find, ones, range, Rel};
+        use ::gdl_runtime::support::{
+            any_one, box_slot, boxed_range, find, ones, range, ranked_member, Rel,
+        };
 
         #shared
 
@@ -619,28 +635,6 @@ fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
     }
 }
 
-/// The box of the first `k` columns of `rows` (smallest values, spans and
-/// number of slots), if there are rows and keys and the volume fits a
-/// `usize`.
-fn key_box(rows: &[Vec<u32>], k: usize) -> Option<(Vec<u32>, Vec<u32>, usize)> {
-    if k == 0 || rows.is_empty() {
-        return None;
-    }
-    let mut mins = vec![u32::MAX; k];
-    let mut maxs = vec![0u32; k];
-    for row in rows {
-        for c in 0..k {
-            mins[c] = mins[c].min(row[c]);
-            maxs[c] = maxs[c].max(row[c]);
-        }
-    }
-    let spans: Vec<u32> = mins.iter().zip(&maxs).map(|(lo, hi)| hi - lo + 1).collect();
-    let volume = spans
-        .iter()
-        .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize))?;
-    Some((mins, spans, volume))
-}
-
 /// Generates the nested loops of one rule.
 struct RuleGen<'a> {
     program: &'a Program,
@@ -661,6 +655,9 @@ struct RuleGen<'a> {
     known: Vec<(Pat, TokenStream)>,
     /// The direct indexes of tables made so far (name, offsets).
     offset_tables: &'a mut Vec<(Ident, Vec<u32>)>,
+    /// The membership bitsets of tables made so far (table, key columns,
+    /// bitset).
+    membership_tables: &'a mut Vec<(usize, usize, Membership)>,
     /// The step restricted to the facts from `lo` on, in a semi-naive
     /// round.
     delta: Option<usize>,
@@ -781,6 +778,26 @@ impl RuleGen<'_> {
         let name = format_ident!("T{table}");
         let columns = self.tables.tables[table].columns;
         let keys: Vec<Ident> = key.iter().map(|&v| Self::var(v)).collect();
+        if bind.is_empty() && !fluent {
+            if let Some(m) = self.membership(table, key.len()) {
+                let k = key.len();
+                let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
+                let mins = m.mins.iter().map(|&v| lit(v));
+                let starts = m.starts.iter().map(|&v| lit(v));
+                let sizes = m.sizes.iter().map(|&v| lit(v));
+                let exists = quote! {
+                    ranked_member(&#bits, &#ranks, &[#(#mins),*], &[#(#starts),*], &[#(#sizes),*], &[#(#keys),*])
+                };
+                let test = if negated {
+                    exists
+                } else {
+                    quote! { !(#exists) }
+                };
+                let fail = self.fail();
+                let inner = self.steps(i + 1);
+                return quote! { if #test { #fail } #inner };
+            }
+        }
         let rows = match self.offsets(table, key.len(), MAX_OFFSETS) {
             Some((offsets, mins, spans)) => {
                 let mins = mins.iter().map(|&m| lit(m));
@@ -946,6 +963,22 @@ impl RuleGen<'_> {
             self.offset_tables.push((name.clone(), offsets));
         }
         Some((name, mins, spans))
+    }
+
+    /// The membership bitset of table `table` by its first `k` columns
+    /// ([`Tables::membership`]), registered to be emitted as `M<table>_<k>`
+    /// (bits) and `R<table>_<k>` (ranks).
+    fn membership(&mut self, table: usize, k: usize) -> Option<Membership> {
+        if let Some((_, _, m)) = self
+            .membership_tables
+            .iter()
+            .find(|&&(t, n, _)| (t, n) == (table, k))
+        {
+            return Some(m.clone());
+        }
+        let m = self.tables.membership(table, k)?;
+        self.membership_tables.push((table, k, m.clone()));
+        Some(m)
     }
 
     /// Loops over the facts of a dynamic relation, matching the atom.

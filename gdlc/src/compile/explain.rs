@@ -435,6 +435,9 @@ fn step_text(c: &Compiled, vars: &[String], step: &Step) -> String {
                 Some(1) => s.push_str(", walks the state's set bits"),
                 Some(n) => s.push_str(&format!(", walks the state's set bits with stride {n}")),
                 None if *fluent => s.push_str(", fluent test"),
+                None if bind.is_empty() && c.tables.membership(*table, key.len()).is_some() => {
+                    s.push_str(", one bit of a membership bitset");
+                }
                 None => {}
             }
             s.push(')');
@@ -580,6 +583,22 @@ mod tests {
         assert!(
             some.contains("(4 rows, walks the state's set bits with stride 2)"),
             "{some}"
+        );
+    }
+
+    #[test]
+    fn a_fully_bound_static_literal_is_one_bit_of_a_membership_bitset() {
+        let text = "(role a) (init (cell 1 2)) (adj 1 2) (adj 2 1) (adj 2 3)
+            (<= (next (cell ?x ?y)) (true (cell ?y ?x)))
+            (<= (legal a (go ?x ?y)) (true (cell ?x ?y)) (adj ?x ?y))
+            (<= terminal (true (cell 3 3))) (goal a 100)";
+        let report = report(&compiled(text), "t");
+        let rule = "(<= (legal a (go ?x ?y)) (true (cell ?x ?y)) (adj ?x ?y))";
+        let at = report.find(rule).expect("the rule is reported");
+        let test = report[at..].lines().nth(2).expect("its second step");
+        assert!(
+            test.contains("binds [] (3 rows, one bit of a membership bitset)"),
+            "{test}"
         );
     }
 
