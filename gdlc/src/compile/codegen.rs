@@ -183,7 +183,8 @@ pub fn module(input: Input<'_>) -> String {
         quote! { self.done[#idx] = false; #(#clears)* }
     });
 
-    let mut offset_tokens: Vec<TokenStream> = offset_tables
+    // The direct indexes and membership bitsets the rules use.
+    let mut index_items: Vec<TokenStream> = offset_tables
         .iter()
         .map(|(name, offsets)| {
             let n = Literal::usize_unsuffixed(offsets.len());
@@ -191,7 +192,7 @@ pub fn module(input: Input<'_>) -> String {
             quote! { static #name: [u32; #n] = #cells; }
         })
         .collect();
-    offset_tokens.extend(membership_tables.iter().map(|(table, k, m)| {
+    index_items.extend(membership_tables.iter().map(|(table, k, m)| {
         let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
         let (n_bits, n_ranks) = (
             Literal::usize_unsuffixed(m.bits.len()),
@@ -295,7 +296,7 @@ pub fn module(input: Input<'_>) -> String {
         #shared
 
         #(#table_items)*
-        #(#offset_tokens)*
+        #(#index_items)*
 
         /// The compiled reasoner.
         pub struct Game {

@@ -136,7 +136,9 @@ pub(super) fn layer_items(
 /// rule also the offsets: the rows whose driver is bit `lo + i` are
 /// `S[i]..S[i + 1]`. A rule evaluated by word copies has instead its
 /// copies `C` (and for a driven rule their offsets `CS`: see
-/// [`GroundRule::word_copies`]), given as `copies`.
+/// [`GroundRule::word_copies`]), given as `copies`. A rule whose evaluation
+/// walks its driver's set bits also has the masks `D` of the bits that
+/// drive rows ([`GroundRule::driver_masks`]).
 fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) -> TokenStream {
     let masks = walks_driver(g, copies).then(|| {
         let d = format_ident!("D{}", g.rule);
