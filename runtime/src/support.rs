@@ -383,10 +383,8 @@ pub fn any_one(words: &[u64], lo: u32, hi: u32) -> bool {
     ones(words, lo, hi).next().is_some()
 }
 
-/// Whether `key` is set in a membership bitset over ranked columns: value
-/// `v` of column `c` has rank `ranks[starts[c] + v - mins[c]]` (when that
-/// lies below `starts[c + 1]` and is not `u16::MAX`) among `sizes[c]`, and
-/// a key's bit in `bits` is its ranks in mixed radix.
+/// Whether `key` is set in a membership bitset over ranked columns: its
+/// bit in `bits` is its [`ranked_slot`].
 #[inline]
 pub fn ranked_member(
     bits: &[u64],
@@ -396,19 +394,33 @@ pub fn ranked_member(
     sizes: &[u32],
     key: &[u32],
 ) -> bool {
+    ranked_slot(ranks, mins, starts, sizes, key).is_some_and(|s| bits[s >> 6] >> (s & 63) & 1 != 0)
+}
+
+/// The ranks of `key` in mixed radix, if every value has one: value `v` of
+/// column `c` has rank `ranks[starts[c] + v - mins[c]]` (when that lies
+/// below `starts[c + 1]` and is not `u16::MAX`) among `sizes[c]`.
+#[inline]
+pub fn ranked_slot(
+    ranks: &[u16],
+    mins: &[u32],
+    starts: &[u32],
+    sizes: &[u32],
+    key: &[u32],
+) -> Option<usize> {
     let mut slot = 0usize;
     for (c, &k) in key.iter().enumerate() {
         let at = starts[c] as usize + k.wrapping_sub(mins[c]) as usize;
         if at >= starts[c + 1] as usize {
-            return false;
+            return None;
         }
         let rank = ranks[at];
         if rank == u16::MAX {
-            return false;
+            return None;
         }
         slot = slot * sizes[c] as usize + rank as usize;
     }
-    bits[slot >> 6] >> (slot & 63) & 1 != 0
+    Some(slot)
 }
 
 /// The mixed-radix slot of `key` in the box `mins[c] <= key[c] < mins[c] +

@@ -781,11 +781,11 @@ impl RuleGen<'_> {
         let keys: Vec<Ident> = key.iter().map(|&v| Self::var(v)).collect();
         if bind.is_empty() && !fluent {
             if let Some(m) = self.membership(table, key.len()) {
+                let mins: Vec<Literal> = m.mins.iter().map(|&v| lit(v)).collect();
+                let starts: Vec<Literal> = m.starts.iter().map(|&v| lit(v)).collect();
+                let sizes: Vec<Literal> = m.sizes.iter().map(|&v| lit(v)).collect();
                 let k = key.len();
                 let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
-                let mins = m.mins.iter().map(|&v| lit(v));
-                let starts = m.starts.iter().map(|&v| lit(v));
-                let sizes = m.sizes.iter().map(|&v| lit(v));
                 let exists = quote! {
                     ranked_member(&#bits, &#ranks, &[#(#mins),*], &[#(#starts),*], &[#(#sizes),*], &[#(#keys),*])
                 };
@@ -969,17 +969,20 @@ impl RuleGen<'_> {
     /// The membership bitset of table `table` by its first `k` columns
     /// ([`Tables::membership`]), registered to be emitted as `M<table>_<k>`
     /// (bits) and `R<table>_<k>` (ranks).
-    fn membership(&mut self, table: usize, k: usize) -> Option<Membership> {
-        if let Some((_, _, m)) = self
+    fn membership(&mut self, table: usize, k: usize) -> Option<&Membership> {
+        let at = match self
             .membership_tables
             .iter()
-            .find(|&&(t, n, _)| (t, n) == (table, k))
+            .position(|&(t, n, _)| (t, n) == (table, k))
         {
-            return Some(m.clone());
-        }
-        let m = self.tables.membership(table, k)?;
-        self.membership_tables.push((table, k, m.clone()));
-        Some(m)
+            Some(at) => at,
+            None => {
+                let m = self.tables.membership(table, k)?;
+                self.membership_tables.push((table, k, m));
+                self.membership_tables.len() - 1
+            }
+        };
+        Some(&self.membership_tables[at].2)
     }
 
     /// Loops over the facts of a dynamic relation, matching the atom.

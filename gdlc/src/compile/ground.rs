@@ -602,6 +602,19 @@ mod tests {
         assert_eq!(legal.guards, vec![1]);
     }
 
+    /// The ground rule whose text is `text`, in a game small enough to
+    /// ground.
+    fn ground_rule<'a>(c: &'a crate::compile::Compiled, text: &str) -> &'a super::GroundRule {
+        let i = c
+            .program
+            .rules
+            .iter()
+            .position(|r| r.text == text)
+            .expect(text);
+        let g = c.ground.as_ref().expect("small enough to ground");
+        g.rules[i].as_ref().expect("instances")
+    }
+
     #[test]
     fn a_walk_visits_only_the_bits_that_drive_rows() {
         // White and black pieces' fluents interleave ((cell 1 b), (cell 1
@@ -615,15 +628,10 @@ mod tests {
             (<= terminal (attack 4))\n(<= (goal a 100) (attack 4))\n";
         let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
         let c = analyze(&loaded).expect("compiles");
-        let g = c.ground.as_ref().expect("small enough to ground");
-        let text = "(<= (attack ?x) (true (cell ?x w)) (true (cell ?y b)) (adj ?x ?y))";
-        let i = c
-            .program
-            .rules
-            .iter()
-            .position(|r| r.text == text)
-            .expect(text);
-        let rule = g.rules[i].as_ref().expect("instances");
+        let rule = ground_rule(
+            &c,
+            "(<= (attack ?x) (true (cell ?x w)) (true (cell ?y b)) (adj ?x ?y))",
+        );
         assert!(rule.driven, "two literals of their own: one drives");
         let drivers: std::collections::BTreeSet<u32> = rule.rows.iter().map(|r| r[1]).collect();
         let (first, masks) = rule.driver_masks();
@@ -661,15 +669,7 @@ mod tests {
         let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
         let c = analyze(&loaded).expect("compiles");
         let g = c.ground.as_ref().expect("small enough to ground");
-        let copies = |text: &str| {
-            let i = c
-                .program
-                .rules
-                .iter()
-                .position(|r| r.text == text)
-                .expect(text);
-            g.rules[i].as_ref().expect("instances").word_copies()
-        };
+        let copies = |text: &str| ground_rule(&c, text).word_copies();
         let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
         let has = |w: &[(u32, u64, u32)], f: &str| {
             let b = id(f);

@@ -15,6 +15,7 @@
 use super::domains::Domains;
 use super::normalize::{matches, Atom, Class, Lit, Pat, Program};
 use crate::interp::terms::TermId;
+use gdl_runtime::support::ranked_slot;
 use rustc_hash::FxHashMap;
 
 /// A table of runtime ids emitted as a constant: rows sorted, deduplicated.
@@ -127,10 +128,8 @@ impl Tables {
             .filter(|&v| v <= MAX_MEMBERSHIP_BITS)?;
         let mut bits = vec![0u64; volume.div_ceil(64)];
         for row in rows {
-            let slot = (0..k).fold(0usize, |slot, c| {
-                let rank = ranks[(starts[c] + row[c] - mins[c]) as usize];
-                slot * sizes[c] as usize + rank as usize
-            });
+            let slot =
+                ranked_slot(&ranks, &mins, &starts, &sizes, &row[..k]).expect("every value ranked");
             bits[slot / 64] |= 1 << (slot % 64);
         }
         Some(Membership {
