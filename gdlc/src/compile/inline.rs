@@ -5,7 +5,10 @@
 //! evaluated on demand for the caller's bindings, as a top-down prover
 //! would. This is the compiled counterpart of the interpreter's on-demand
 //! relations (crisscross's and chineseCheckers' `count`); recursive ones
-//! are not inlined.
+//! are not inlined. A union (every rule of the relation copies one other
+//! relation, as skirmish's `queenMove` from `rookMove` and `bishopMove`)
+//! is inlined whatever its size: materializing it only copies facts that
+//! its callers can find in its sources.
 
 use super::domains::Domains;
 use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
@@ -80,20 +83,22 @@ pub fn inline(program: &mut Program, domains: &Domains) -> Vec<RelId> {
     inlined
 }
 
-/// Whether relation `r` is derived, large, not recursive, not a keyword,
-/// has few rules, and every use of it is positive with an argument that
-/// the caller binds elsewhere.
+/// Whether relation `r` is derived, large or a union, not recursive, not
+/// a keyword, has few rules, and every use of it is positive with an
+/// argument that the caller binds elsewhere.
 fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
     if program.class[r] == Class::Static
         || r == program.true_rel
         || r == program.does_rel
         || program.answers.iter().any(|a| a.contains(&r))
-        || domains.rows[r].is_some_and(|n| n < MIN_ROWS)
     {
         return false;
     }
     let definitions: Vec<&Rule> = program.rules.iter().filter(|x| x.head.rel == r).collect();
     if definitions.is_empty() || definitions.len() > MAX_RULES {
+        return false;
+    }
+    if domains.rows[r].is_some_and(|n| n < MIN_ROWS) && !definitions.iter().all(|d| copies(d)) {
         return false;
     }
     // Not recursive (directly; mutual recursion goes through another
@@ -132,6 +137,17 @@ fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
         }
     }
     used
+}
+
+/// Whether a rule only copies one relation: its body is one positive
+/// literal and filters (`distinct`, `=`).
+fn copies(rule: &Rule) -> bool {
+    rule.body
+        .iter()
+        .filter(|l| !matches!(l, Lit::Distinct(..) | Lit::Same(..)))
+        .count()
+        == 1
+        && rule.body.iter().any(|l| matches!(l, Lit::Pos(_)))
 }
 
 /// The caller with its literal `k` replaced by the body of `def`, unified
@@ -302,4 +318,52 @@ fn occurs(v: usize, p: &Pat) -> bool {
     let mut found = false;
     p.for_each_var(&mut |w| found |= w == v);
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{analyze_with, Strategy};
+
+    /// `slide` is a union of two small state relations (a few facts each:
+    /// far below the size that makes a relation worth inlining) and
+    /// `near`, as small, joins two relations; `legal` calls both with the
+    /// square of `(true (at ?x))` bound.
+    const GAME: &str = "(role a)\n(init (at 1))\n(init (free 2))\n(init (free 3))\n\
+        (succ 1 2)\n(succ 2 3)\n(succ 3 4)\n\
+        (<= (right ?x ?y) (succ ?x ?y) (true (free ?y)))\n\
+        (<= (left ?x ?y) (succ ?y ?x) (true (free ?y)))\n\
+        (<= (slide ?x ?y) (right ?x ?y))\n\
+        (<= (slide ?x ?y) (left ?x ?y) (distinct ?y 4))\n\
+        (<= (near ?x ?y) (right ?x ?z) (right ?z ?y))\n\
+        (<= (legal a (go ?y)) (true (at ?x)) (slide ?x ?y))\n\
+        (<= (legal a (jump ?y)) (true (at ?x)) (near ?x ?y))\n\
+        (<= (next (at ?y)) (does a (go ?y)))\n\
+        (<= (next (at ?y)) (does a (jump ?y)))\n\
+        (<= (next (free ?y)) (true (free ?y)))\n\
+        (<= (goal a 100) (true (at 3)))\n(<= (goal a 0) (not (true (at 3))))\n\
+        (<= terminal (true (at 3)))\n";
+
+    #[test]
+    fn a_union_is_inlined_whatever_its_size() {
+        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+        let p = &c.program;
+        let inlined: Vec<&str> = c
+            .inlined
+            .iter()
+            .map(|&r| p.relations[r].name.as_str())
+            .collect();
+        assert_eq!(inlined, ["slide"]);
+        // `legal`'s first rule now reads `right`, its second `left`.
+        let reads = |name: &str| {
+            p.rules.iter().any(|rule| {
+                p.relations[rule.head.rel].name == "legal"
+                    && rule.body.iter().any(|l| {
+                        matches!(l, crate::compile::normalize::Lit::Pos(a)
+                            if p.relations[a.rel].name == name)
+                    })
+            })
+        };
+        assert!(reads("right") && reads("left") && reads("near") && !reads("slide"));
+    }
 }
