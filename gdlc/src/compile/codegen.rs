@@ -217,7 +217,14 @@ pub fn module(input: Input<'_>) -> String {
                 .map(|row| row.iter().map(|&t| domains.id(t)).collect())
                 .collect();
             let columns = program.relations[r].arity;
-            let t = format_ident!("T{}", tables.add(Table { columns, rows }));
+            let t = format_ident!(
+                "T{}",
+                tables.add(Table {
+                    columns,
+                    rows,
+                    fluent_key: None,
+                })
+            );
             quote! { for &row in #t.iter() { #body } }
         } else {
             let f = rel_field(r);
@@ -1192,6 +1199,7 @@ impl RuleGen<'_> {
         self.tables.add(Table {
             columns: vars.len() + 1,
             rows,
+            fluent_key: None,
         })
     }
 

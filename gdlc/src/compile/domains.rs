@@ -15,7 +15,7 @@ use super::normalize::{
     instantiate, is_bound, lookup_bound, matches, Class, Lit, Pat, Program, RelId, Rule,
 };
 use super::CompileError;
-use crate::interp::terms::{TermData, TermId, TermStore};
+use crate::interp::terms::{SymId, TermData, TermId, TermStore};
 use indexmap::IndexSet;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
@@ -68,6 +68,10 @@ pub struct Domains {
     pub instances: Option<Vec<Vec<Vec<TermId>>>>,
     /// What the relaxed evaluation took (the compile cost of this stage).
     pub work: RelaxedWork,
+    /// The fluent symbols (and arities) whose fluents are numbered by their
+    /// arguments in another order than their own: that order (see
+    /// [`Domains::reorder_fluents`]).
+    pub fluent_orders: FxHashMap<(SymId, usize), Vec<usize>>,
 }
 
 /// The work of the relaxed evaluation, for `gdlc explain`.
@@ -82,6 +86,54 @@ pub struct RelaxedWork {
 }
 
 impl Domains {
+    /// Numbers the fluents of the symbols in `orders` by their arguments
+    /// in the order given there (the others keep theirs): the fluents stay
+    /// ids `0..fluents`, by symbol, then by the ids of their arguments.
+    pub fn reorder_fluents(
+        &mut self,
+        store: &TermStore,
+        orders: FxHashMap<(SymId, usize), Vec<usize>>,
+    ) {
+        let mut fluents: Vec<TermId> = (0..self.runtime_id.len() as TermId)
+            .filter(|&t| (self.runtime_id[t as usize] as usize) < self.fluents)
+            .collect();
+        let fluents_before = self.fluents as u32;
+        let runtime_id = &self.runtime_id;
+        fluents.sort_by_cached_key(|&f| match store.data(f) {
+            TermData::Const(s) => (store.symbol_name(*s).to_string(), 0, Vec::new()),
+            TermData::Func(s, args) => {
+                let natural: Vec<usize> = (0..args.len()).collect();
+                let order = orders.get(&(*s, args.len())).unwrap_or(&natural);
+                (
+                    store.symbol_name(*s).to_string(),
+                    args.len(),
+                    order
+                        .iter()
+                        .map(|&p| {
+                            let id = runtime_id[args[p] as usize];
+                            if id < fluents_before {
+                                (1, 0, store.text(args[p]))
+                            } else {
+                                (0, id, String::new())
+                            }
+                        })
+                        .collect(),
+                )
+            }
+        });
+        for (i, &f) in fluents.iter().enumerate() {
+            self.runtime_id[f as usize] = i as u32;
+            self.texts[i] = store.text(f);
+        }
+        let runtime_id = &self.runtime_id;
+        for positions in &mut self.args {
+            for values in positions {
+                values.sort_unstable_by_key(|&t| runtime_id[t as usize]);
+            }
+        }
+        self.fluent_orders = orders;
+    }
+
     /// The runtime id of a compile-time term.
     pub fn id(&self, t: TermId) -> u32 {
         self.runtime_id[t as usize]
@@ -141,6 +193,7 @@ fn compute_within(program: &mut Program, limits: Limits) -> Result<Domains, Comp
         rows,
         instances,
         work,
+        fluent_orders: FxHashMap::default(),
     })
 }
 

@@ -145,6 +145,27 @@ pub fn report(c: &Compiled, game: &str) -> String {
             names.join(" ")
         );
     }
+    if !c.domains.fluent_orders.is_empty() {
+        let mut orders: Vec<String> = c
+            .domains
+            .fluent_orders
+            .iter()
+            .map(|(&(symbol, arity), order)| {
+                let positions: Vec<String> = order.iter().map(|p| (p + 1).to_string()).collect();
+                format!(
+                    "{}/{arity} by arguments {}",
+                    p.store.symbol_name(symbol),
+                    positions.join(",")
+                )
+            })
+            .collect();
+        orders.sort();
+        let _ = writeln!(
+            out,
+            "fluents numbered by another argument order (so that loops over them walk the state): {}",
+            orders.join(" ")
+        );
+    }
     if !c.adorned.is_empty() {
         let _ = writeln!(
             out,
@@ -589,6 +610,39 @@ mod tests {
             some.contains("(4 rows, walks the state's set bits with stride 2)"),
             "{some}"
         );
+    }
+
+    #[test]
+    fn fluents_are_numbered_so_that_loops_keyed_on_a_later_argument_walk() {
+        // `(cell ?x ?y ?p)` with five marks: numbered by x, y, p the cells
+        // of one mark are every fifth fluent (too far apart to walk); the
+        // rule binds ?p first, so cells are numbered by p, x, y.
+        let text = "(role a) (init (cell 1 1 m1)) (coord 1) (coord 2)
+            (mark m1) (mark m2) (mark m3) (mark m4) (mark m5) (mine m2)
+            (<= (next (cell ?x ?y ?p)) (coord ?x) (coord ?y) (mark ?p))
+            (<= (at ?x ?y) (mine ?p) (true (cell ?x ?y ?p)))
+            (<= (legal a (go ?x)) (at ?x ?x))
+            (<= terminal (true (cell 2 2 m5))) (goal a 100)";
+        let c = compiled(text);
+        let report = report(&c, "t");
+        assert!(
+            report.contains("fluents numbered by another argument order (so that loops over them walk the state): cell/3 by arguments 3,1,2"),
+            "{report}"
+        );
+        let at = report
+            .find("(<= (at ?x ?y) (mine ?p) (true (cell ?x ?y ?p)))")
+            .expect("the rule is reported");
+        let walk = report[at..].lines().nth(2).expect("its second step");
+        assert!(
+            walk.contains("key [?p] binds [?x ?y] (20 rows, walks the state's set bits)"),
+            "{walk}"
+        );
+        // The fluents are still ids 0..20, by symbol then by their
+        // arguments in that order.
+        let texts = &c.domains.texts[..c.domains.fluents];
+        assert_eq!(texts[0], "(cell 1 1 m1)");
+        assert_eq!(texts[1], "(cell 1 2 m1)");
+        assert_eq!(texts[4], "(cell 1 1 m2)");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 
 use super::domains::Domains;
 use super::normalize::{matches, Atom, Class, Lit, Pat, Program};
-use crate::interp::terms::TermId;
+use crate::interp::terms::{SymId, TermId};
 use gdl_runtime::support::ranked_slot;
 use rustc_hash::FxHashMap;
 
@@ -25,6 +25,12 @@ pub struct Table {
     pub columns: usize,
     /// The rows.
     pub rows: Vec<Vec<u32>>,
+    /// For a table of fluents (its last column), the number of key
+    /// columns: its rows are sorted by the key, then by fluent id, so that
+    /// the rows of a key come in the order a walk of the state finds them
+    /// (even when variables projected out or bound in another order than
+    /// the fluents are numbered by would sort them otherwise).
+    pub fluent_key: Option<usize>,
 }
 
 /// The constant tables of a program, each emitted once.
@@ -143,8 +149,18 @@ impl Tables {
 
     /// The index of a table, registering it.
     pub fn add(&mut self, mut table: Table) -> usize {
-        table.rows.sort_unstable();
+        match table.fluent_key {
+            Some(k) => table
+                .rows
+                .sort_unstable_by(|a, b| (&a[..k], a.last(), a).cmp(&(&b[..k], b.last(), b))),
+            None => table.rows.sort_unstable(),
+        }
         table.rows.dedup();
+        // Rows in plain order need no other (and a table in plain order is
+        // shared with the steps that asked for one).
+        if table.rows.is_sorted() {
+            table.fluent_key = None;
+        }
         if let Some(&i) = self.index.get(&table) {
             return i;
         }
@@ -229,6 +245,63 @@ impl Step {
             _ => false,
         }
     }
+}
+
+/// The argument order to number the fluents of a symbol by, per symbol
+/// (and arity) whose loops over `true` would walk the state with another
+/// order: the positions that most of its looping `true` steps know
+/// (bound or constant) first, then the others. Fluents are numbered by
+/// their arguments' ids in this order (see `domains::term_order`), so the
+/// rows of such a step are the fluents of an id range: checkers' and
+/// skirmish's `(true (cell ?x ?y ?piece))` with the piece bound walk the
+/// few cells that hold that piece instead of testing all 64.
+pub fn fluent_orders(plans: &[RulePlan]) -> FxHashMap<(SymId, usize), Vec<usize>> {
+    let mut counts: FxHashMap<(SymId, usize), FxHashMap<Vec<usize>, usize>> = FxHashMap::default();
+    for step in plans.iter().flat_map(|p| &p.steps) {
+        let Step::Table {
+            key,
+            bind,
+            fluent: true,
+            negated: false,
+            term: Some(Pat::Func(symbol, args)),
+            ..
+        } = step
+        else {
+            continue;
+        };
+        if bind.is_empty() {
+            continue;
+        }
+        let known: Vec<usize> = (0..args.len())
+            .filter(|&p| {
+                let mut all = true;
+                args[p].for_each_var(&mut |v| all &= key.contains(&v));
+                all
+            })
+            .collect();
+        if !known.is_empty() && known.len() < args.len() {
+            *counts
+                .entry((*symbol, args.len()))
+                .or_default()
+                .entry(known)
+                .or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .filter_map(|((symbol, arity), shapes)| {
+            // The most frequent shape (the smallest positions on a tie).
+            let (first, _) = shapes
+                .into_iter()
+                .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+            if first.iter().enumerate().all(|(i, &p)| i == p) {
+                return None;
+            }
+            let mut order = first.clone();
+            order.extend((0..arity).filter(|p| !first.contains(p)));
+            Some(((symbol, arity), order))
+        })
+        .collect()
 }
 
 /// The plan of one rule.
@@ -391,11 +464,25 @@ fn lower(
     }
     let vars = atom.vars();
     let key: Vec<usize> = vars.iter().copied().filter(|&v| bound[v]).collect();
-    let bind: Vec<usize> = vars
+    let mut bind: Vec<usize> = vars
         .iter()
         .copied()
         .filter(|&v| !bound[v] && keep.contains(&v))
         .collect();
+    // A fluent's variables in the order its symbol's fluents are numbered
+    // by, so that the rows of a key come by increasing fluent id.
+    if let (true, Pat::Func(symbol, args)) = (is_true, &atom.args[0]) {
+        if let Some(positions) = domains.fluent_orders.get(&(*symbol, args.len())) {
+            let rank = |v: usize| {
+                positions.iter().position(|&p| {
+                    let mut found = false;
+                    args[p].for_each_var(&mut |w| found |= w == v);
+                    found
+                })
+            };
+            bind.sort_by_key(|&v| rank(v));
+        }
+    }
     let order: Vec<usize> = key.iter().chain(&bind).copied().collect();
     let mut binding: Vec<Option<TermId>> = vec![None; bound.len()];
     let mut rows: Vec<Vec<u32>> = Vec::new();
@@ -448,7 +535,11 @@ fn lower(
         };
     }
     let columns = order.len() + usize::from(is_true);
-    let table = tables.add(Table { columns, rows });
+    let table = tables.add(Table {
+        columns,
+        rows,
+        fluent_key: (is_true && !bind.is_empty()).then_some(key.len()),
+    });
     Lowered::Step(Step::Table {
         table,
         key,
@@ -595,7 +686,11 @@ mod tests {
             vec![30, 6, 2],
             vec![30, 7, 3],
         ];
-        let t = tables.add(super::Table { columns: 3, rows });
+        let t = tables.add(super::Table {
+            columns: 3,
+            rows,
+            fluent_key: None,
+        });
         let m = tables.membership(t, 2).expect("small");
         assert_eq!((m.mins.clone(), m.sizes.clone()), (vec![10, 5], vec![2, 3]));
         assert_eq!(m.starts, [0, 21, 24]);
