@@ -404,6 +404,8 @@ struct Tuples {
     rows: IndexSet<Box<[TermId]>, FxBuildHasher>,
     /// By the positions they key on (a relation has few).
     indexes: Vec<(Box<[usize]>, Index)>,
+    /// Scratch space for a key.
+    key: Vec<TermId>,
 }
 
 impl Tuples {
@@ -411,9 +413,16 @@ impl Tuples {
         let (i, new) = self.rows.insert_full(row);
         if new {
             let row = &self.rows[i];
+            let key = &mut self.key;
             for (positions, index) in &mut self.indexes {
-                let key: Box<[TermId]> = positions.iter().map(|&p| row[p]).collect();
-                index.entry(key).or_default().push(i as u32);
+                key.clear();
+                key.extend(positions.iter().map(|&p| row[p]));
+                match index.get_mut(key.as_slice()) {
+                    Some(rows) => rows.push(i as u32),
+                    None => {
+                        index.insert(key.as_slice().into(), vec![i as u32]);
+                    }
+                }
             }
         }
         new
@@ -455,6 +464,9 @@ struct Grounder<'a> {
     grew: Vec<bool>,
     /// Rules whose joins were too large: evaluated argument by argument.
     too_large: FxHashSet<usize>,
+    /// Per rule evaluated argument by argument, per head argument, how many
+    /// values each of its variables had when it was last evaluated.
+    by_argument: FxHashMap<usize, Vec<Vec<usize>>>,
     limits: Limits,
     work: RelaxedWork,
     /// Scratch space for [`bound_key`].
@@ -487,6 +499,56 @@ fn bound_key(
     true
 }
 
+/// The parts of a rule's body that share no variable (positive literals
+/// and filters, linked by their variables; negative literals are dropped
+/// in the relaxed evaluation), as lists of literal indices, when there are
+/// several and each argument of the head takes its variables from one.
+/// `(threatened ?x ?y ?ix ?iy) :- (attack ?x ?y) (coordinate ?ix)
+/// (coordinate ?iy)` has three: its facts are a product.
+fn parts(rule: &Rule) -> Option<Vec<Vec<usize>>> {
+    let mut root: Vec<usize> = (0..rule.vars.len()).collect();
+    fn find(root: &mut [usize], v: usize) -> usize {
+        let mut r = v;
+        while root[r] != r {
+            r = root[r];
+        }
+        root[v] = r;
+        r
+    }
+    let linked: Vec<(usize, Vec<usize>)> = rule
+        .body
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !matches!(l, Lit::Neg(_)))
+        .map(|(i, l)| (i, l.vars()))
+        .collect();
+    for (_, vars) in &linked {
+        for w in vars.windows(2) {
+            let (a, b) = (find(&mut root, w[0]), find(&mut root, w[1]));
+            root[a] = b;
+        }
+    }
+    let mut parts: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    for (i, vars) in &linked {
+        let part = vars.first().map(|&v| find(&mut root, v));
+        match parts.iter_mut().find(|(p, _)| part.is_some() && *p == part) {
+            Some((_, literals)) => literals.push(*i),
+            None => parts.push((part, vec![*i])),
+        }
+    }
+    if parts.len() < 2 {
+        return None;
+    }
+    for arg in &rule.head.args {
+        let vars = arg.vars();
+        let first = vars.first().map(|&v| find(&mut root, v));
+        if vars.iter().any(|&v| Some(find(&mut root, v)) != first) {
+            return None;
+        }
+    }
+    Some(parts.into_iter().map(|(_, literals)| literals).collect())
+}
+
 /// The candidate facts of a literal in a join.
 enum Candidates {
     /// Rows of the relation's tuples, by position.
@@ -497,8 +559,25 @@ enum Candidates {
     Product(Vec<Vec<TermId>>),
 }
 
-/// A join gave up: too much work.
-struct TooLarge;
+/// Why a join stopped before enumerating every binding.
+enum Halt {
+    /// Too much work: the rule is evaluated argument by argument.
+    TooLarge,
+    /// The first binding was found ([`Mode::First`]).
+    Found,
+}
+
+/// Which bindings of a rule's body a join enumerates.
+#[derive(Clone, Copy)]
+enum Mode<'h> {
+    /// Every one (the ground instances).
+    All,
+    /// One per binding of the head's variables (these): once they are all
+    /// bound, the rest of the body only needs a witness, as in the plans.
+    Heads(&'h [usize]),
+    /// The first one.
+    First,
+}
 
 impl<'a> Grounder<'a> {
     fn new(program: &'a mut Program, limits: Limits) -> Self {
@@ -512,6 +591,7 @@ impl<'a> Grounder<'a> {
                 .collect(),
             grew: vec![false; n],
             too_large: FxHashSet::default(),
+            by_argument: FxHashMap::default(),
             limits,
             work: RelaxedWork::default(),
             key: Default::default(),
@@ -610,6 +690,7 @@ impl<'a> Grounder<'a> {
                 &mut pending,
                 &mut binding,
                 &mut work,
+                Mode::All,
                 &mut |b: &[Option<TermId>]| {
                     if total + found.len() >= MAX_GROUND_INSTANCES {
                         over = true;
@@ -778,29 +859,48 @@ impl<'a> Grounder<'a> {
         let mut binding = vec![None; rule.vars.len()];
         let mut pending: Vec<usize> = (0..rule.body.len()).collect();
         let head_vars = rule.head.vars();
-        let outcome = if self.too_large.contains(&rule_index) {
-            Err(TooLarge)
-        } else {
-            self.work.joins += 1;
-            self.join(
-                rule,
-                delta,
-                &mut pending,
-                &mut binding,
-                &mut work,
-                &mut |b: &[Option<TermId>]| {
-                    found += 1;
-                    heads.extend(
-                        head_vars
-                            .iter()
-                            .map(|&v| b[v].expect("head variables are bound")),
-                    );
-                },
-            )
-        };
         let r = rule.head.rel;
+        let too_large = self.too_large.contains(&rule_index);
+        let parts = if too_large { None } else { parts(rule) };
+        // A body that falls apart: its parts first (a product too large to
+        // keep, or a relation that keeps only its domains, needs only their
+        // projections).
+        let by_parts = match &parts {
+            Some(parts) => self.join_parts(rule, delta, parts, &head_vars, &mut 0),
+            None => Ok(None),
+        };
+        let outcome = match by_parts {
+            _ if too_large => Err(Halt::TooLarge),
+            Ok(Some(changed)) => {
+                self.work.joins += 1;
+                return Ok(changed);
+            }
+            Err(halt) => Err(halt),
+            Ok(None) => {
+                self.work.joins += 1;
+                self.join(
+                    rule,
+                    delta,
+                    &mut pending,
+                    &mut binding,
+                    &mut work,
+                    Mode::Heads(&head_vars),
+                    &mut |b: &[Option<TermId>]| {
+                        found += 1;
+                        heads.extend(
+                            head_vars
+                                .iter()
+                                .map(|&v| b[v].expect("head variables are bound")),
+                        );
+                    },
+                )
+            }
+        };
         let mut changed = false;
         match outcome {
+            Ok(()) if self.tuples[r].is_none() => {
+                changed |= self.add_head_domains(rule, &head_vars, &heads, found);
+            }
             Ok(()) => {
                 // Each distinct head once, in the order of their values.
                 let k = head_vars.len();
@@ -809,20 +909,25 @@ impl<'a> Grounder<'a> {
                 order.sort_unstable_by(|&a, &b| head(a).cmp(head(b)));
                 order.dedup_by(|a, b| head(*a) == head(*b));
                 let mut full = vec![0; rule.vars.len()];
+                let mut row: Vec<TermId> = Vec::with_capacity(rule.head.args.len());
                 for i in order {
                     for (&v, &t) in head_vars.iter().zip(head(i)) {
                         full[v] = t;
                     }
-                    let row: Box<[TermId]> = rule
-                        .head
-                        .args
-                        .iter()
-                        .map(|a| instantiate(&mut self.program.store, a, &full))
-                        .collect();
-                    changed |= self.add(r, row);
+                    row.clear();
+                    for a in &rule.head.args {
+                        row.push(instantiate(&mut self.program.store, a, &full));
+                    }
+                    // A known fact changes nothing (its values are known).
+                    if !self.tuples[r]
+                        .as_ref()
+                        .is_some_and(|t| t.rows.contains(row.as_slice()))
+                    {
+                        changed |= self.add(r, row.as_slice().into());
+                    }
                 }
             }
-            Err(TooLarge) => {
+            Err(_) => {
                 // Argument by argument: each head argument from the product
                 // of its variables' values; from now on for this rule.
                 self.work.by_argument += 1;
@@ -835,7 +940,19 @@ impl<'a> Grounder<'a> {
                 else {
                     return Ok(false);
                 };
+                let seen = self.by_argument.entry(rule_index).or_default();
+                seen.resize(rule.head.args.len(), Vec::new());
+                let mut todo: Vec<usize> = Vec::new();
                 for (i, arg) in rule.head.args.iter().enumerate() {
+                    // Values only grow: as many as last time are the same.
+                    let counts: Vec<usize> = arg.vars().iter().map(|&v| values[v].len()).collect();
+                    if seen[i] != counts || counts.is_empty() {
+                        seen[i] = counts;
+                        todo.push(i);
+                    }
+                }
+                for i in todo {
+                    let arg = &rule.head.args[i];
                     let vars = arg.vars();
                     let count = vars
                         .iter()
@@ -866,8 +983,154 @@ impl<'a> Grounder<'a> {
         Ok(changed)
     }
 
+    /// Adds to the domains of the head of `rule` the values of its
+    /// arguments whose variables are among `vars`, from `found` bindings of
+    /// those variables (`heads`, one after the other); `true` if a domain
+    /// grew.
+    fn add_head_domains(
+        &mut self,
+        rule: &Rule,
+        vars: &[usize],
+        heads: &[TermId],
+        found: usize,
+    ) -> bool {
+        let r = rule.head.rel;
+        let k = vars.len();
+        let mut full = vec![0; rule.vars.len()];
+        let mut changed = false;
+        for (i, arg) in rule.head.args.iter().enumerate() {
+            let Some(columns) = arg
+                .vars()
+                .iter()
+                .map(|v| vars.iter().position(|w| w == v))
+                .collect::<Option<Vec<usize>>>()
+            else {
+                continue;
+            };
+            // The distinct values of the argument's own variables.
+            let c = columns.len();
+            let mut tuples: Vec<TermId> = Vec::with_capacity(found * c);
+            for b in 0..found {
+                tuples.extend(columns.iter().map(|&col| heads[b * k + col]));
+            }
+            let mut order: Vec<usize> = (0..if c == 0 { found.min(1) } else { found }).collect();
+            if c == 1 {
+                tuples.sort_unstable();
+                tuples.dedup();
+                order.truncate(tuples.len());
+            } else {
+                let tuple = |i: usize| &tuples[i * c..(i + 1) * c];
+                order.sort_unstable_by(|&a, &b| tuple(a).cmp(tuple(b)));
+                order.dedup_by(|a, b| tuple(*a) == tuple(*b));
+            }
+            for j in order {
+                for (&col, &t) in columns.iter().zip(&tuples[j * c..(j + 1) * c]) {
+                    full[vars[col]] = t;
+                }
+                let t = instantiate(&mut self.program.store, arg, &full);
+                let grew = self.dom[r][i].insert(t);
+                self.grew[r] |= grew;
+                changed |= grew;
+            }
+        }
+        changed
+    }
+
+    /// Joins each part of a body that falls apart (see [`parts`]) on its
+    /// own. The head's facts are the product of the parts' projections on
+    /// the head's variables: when that product is more than a relation
+    /// keeps (or the relation keeps only its domains), the head's domains
+    /// come from the projections, and the product is never enumerated
+    /// (`Ok(Some(changed))`); otherwise `Ok(None)`, and the rule is joined
+    /// as a whole.
+    fn join_parts(
+        &mut self,
+        rule: &Rule,
+        delta: Option<(usize, usize, usize)>,
+        parts: &[Vec<usize>],
+        head_vars: &[usize],
+        work: &mut usize,
+    ) -> Result<Option<bool>, Halt> {
+        // No head without a binding of every part.
+        for part in parts {
+            let mut found = false;
+            let mut binding = vec![None; rule.vars.len()];
+            let mut pending = part.clone();
+            let result = self.join(
+                rule,
+                delta,
+                &mut pending,
+                &mut binding,
+                work,
+                Mode::First,
+                &mut |_| found = true,
+            );
+            match result {
+                Err(Halt::TooLarge) => return Err(Halt::TooLarge),
+                _ if !found => return Ok(Some(false)),
+                _ => {}
+            }
+        }
+        let mut projections: Vec<(Vec<usize>, Vec<TermId>, usize)> = Vec::new();
+        let mut product = 1usize;
+        for part in parts {
+            let mut in_part: Vec<usize> = Vec::new();
+            for &i in part {
+                in_part.extend(rule.body[i].vars());
+            }
+            let vars: Vec<usize> = head_vars
+                .iter()
+                .copied()
+                .filter(|v| in_part.contains(v))
+                .collect();
+            let mut heads: Vec<TermId> = Vec::new();
+            let mut found = 0usize;
+            let mut binding = vec![None; rule.vars.len()];
+            let mut pending = part.clone();
+            self.join(
+                rule,
+                delta,
+                &mut pending,
+                &mut binding,
+                work,
+                Mode::Heads(&vars),
+                &mut |b: &[Option<TermId>]| {
+                    found += 1;
+                    heads.extend(
+                        vars.iter()
+                            .map(|&v| b[v].expect("head variables are bound")),
+                    );
+                },
+            )?;
+            if found == 0 {
+                return Ok(Some(false));
+            }
+            let k = vars.len().max(1);
+            let mut distinct: Vec<&[TermId]> = heads.chunks(k).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            product = product.saturating_mul(distinct.len().max(1));
+            projections.push((vars, heads, found));
+        }
+        let r = rule.head.rel;
+        if self.tuples[r].is_some() && product <= self.limits.rows {
+            return Ok(None);
+        }
+        // Past the limit: its readers see it argument by argument.
+        let mut changed = false;
+        if self.tuples[r].take().is_some() {
+            self.grew[r] = true;
+            changed = true;
+        }
+        for (vars, heads, found) in &projections {
+            changed |= self.add_head_domains(rule, vars, heads, *found);
+        }
+        Ok(Some(changed))
+    }
+
     /// Enumerates the bindings of the positive literals and filters in
-    /// `pending`, calling `out` for each complete one.
+    /// `pending` (those `mode` asks for), calling `out` for each complete
+    /// one.
     #[allow(clippy::too_many_arguments)]
     fn join(
         &mut self,
@@ -876,11 +1139,12 @@ impl<'a> Grounder<'a> {
         pending: &mut Vec<usize>,
         binding: &mut Vec<Option<TermId>>,
         work: &mut usize,
+        mode: Mode<'_>,
         out: &mut dyn FnMut(&[Option<TermId>]),
-    ) -> Result<(), TooLarge> {
+    ) -> Result<(), Halt> {
         *work += 1;
         if *work > self.limits.join_work {
-            return Err(TooLarge);
+            return Err(Halt::TooLarge);
         }
         // Filters whose variables are bound.
         let mut k = 0;
@@ -891,7 +1155,7 @@ impl<'a> Grounder<'a> {
                 Lit::Same(x, y) => (x, y, true),
                 Lit::Neg(_) => {
                     pending.remove(k);
-                    let r = self.join(rule, delta, pending, binding, work, out);
+                    let r = self.join(rule, delta, pending, binding, work, mode, out);
                     pending.insert(k, i);
                     return r;
                 }
@@ -911,9 +1175,42 @@ impl<'a> Grounder<'a> {
                 return Ok(());
             }
             pending.remove(k);
-            let r = self.join(rule, delta, pending, binding, work, out);
+            let r = self.join(rule, delta, pending, binding, work, mode, out);
             pending.insert(k, i);
             return r;
+        }
+        // The head is bound: one witness for the rest of the body.
+        if let Mode::Heads(head) = mode {
+            if head.iter().all(|&v| binding[v].is_some())
+                && pending.iter().any(|&i| matches!(rule.body[i], Lit::Pos(_)))
+            {
+                let unbound: Vec<usize> = (0..binding.len())
+                    .filter(|&v| binding[v].is_none())
+                    .collect();
+                let mut found = false;
+                let result = self.join(
+                    rule,
+                    delta,
+                    pending,
+                    binding,
+                    work,
+                    Mode::First,
+                    &mut |_| {
+                        found = true;
+                    },
+                );
+                // The search stopped inside its loops: unbind what it bound.
+                for v in unbound {
+                    binding[v] = None;
+                }
+                if let Err(Halt::TooLarge) = result {
+                    return result;
+                }
+                if found {
+                    out(binding);
+                }
+                return Ok(());
+            }
         }
         // The next positive literal: the delta one first, then the one with
         // the fewest candidates under the current binding.
@@ -930,6 +1227,9 @@ impl<'a> Grounder<'a> {
         let Some(k) = pick else {
             if pending.is_empty() {
                 out(binding);
+                if let Mode::First = mode {
+                    return Err(Halt::Found);
+                }
             }
             return Ok(());
         };
@@ -937,7 +1237,7 @@ impl<'a> Grounder<'a> {
         let Lit::Pos(atom) = &rule.body[i] else {
             unreachable!()
         };
-        let result = self.scan_literal(rule, atom, i, delta, pending, binding, work, out);
+        let result = self.scan_literal(rule, atom, i, delta, pending, binding, work, mode, out);
         pending.insert(k, i);
         result
     }
@@ -972,8 +1272,9 @@ impl<'a> Grounder<'a> {
         pending: &mut Vec<usize>,
         binding: &mut Vec<Option<TermId>>,
         work: &mut usize,
+        mode: Mode<'_>,
         out: &mut dyn FnMut(&[Option<TermId>]),
-    ) -> Result<(), TooLarge> {
+    ) -> Result<(), Halt> {
         let r = atom.rel;
         let candidates = if self.tuples[r].is_some() {
             let (positions, key) = &mut self.key;
@@ -1026,7 +1327,7 @@ impl<'a> Grounder<'a> {
                         next.push(v);
                     }
                     if next.len() > self.limits.join_work {
-                        return Err(TooLarge);
+                        return Err(Halt::TooLarge);
                     }
                 }
                 rows = next;
@@ -1040,12 +1341,16 @@ impl<'a> Grounder<'a> {
         };
         *work += count;
         if *work > self.limits.join_work {
-            return Err(TooLarge);
+            return Err(Halt::TooLarge);
         }
         let free: Vec<usize> = atom
             .vars()
             .into_iter()
             .filter(|&v| binding[v].is_none())
+            .collect();
+        // The candidates agree with the bound arguments already.
+        let unbound: Vec<usize> = (0..atom.args.len())
+            .filter(|&p| !is_bound(&atom.args[p], binding))
             .collect();
         let mut row: Vec<TermId> = Vec::with_capacity(atom.args.len());
         for k in 0..count {
@@ -1061,13 +1366,11 @@ impl<'a> Grounder<'a> {
                 }
                 Candidates::Product(rows) => row.extend_from_slice(&rows[k]),
             }
-            if atom
-                .args
+            if unbound
                 .iter()
-                .zip(row.iter())
-                .all(|(p, &t)| matches(&self.program.store, p, t, binding))
+                .all(|&p| matches(&self.program.store, &atom.args[p], row[p], binding))
             {
-                self.join(rule, delta, pending, binding, work, out)?;
+                self.join(rule, delta, pending, binding, work, mode, out)?;
             }
             for &v in &free {
                 binding[v] = None;
@@ -1142,6 +1445,60 @@ mod tests {
         let steps: Vec<&str> = fluents[9..].iter().map(String::as_str).collect();
         assert_eq!(steps[..3], ["(step 1)", "(step 2)", "(step 3)"]);
         assert_eq!(steps[11], "(step 12)");
+    }
+
+    #[test]
+    fn a_body_that_falls_apart_is_joined_part_by_part() {
+        // `h` is the product of three parts of 6 values: 216 facts, over
+        // the limit of 100 kept facts; its domains come from the parts,
+        // never from the 216 bindings (over the work limit of 150).
+        let text = "(role a) (init (control a))
+            (n 1) (n 2) (n 3) (n 4) (n 5) (n 6)
+            (<= (next (control a)) (true (control a)))
+            (<= (h ?x ?y ?z) (true (control a)) (n ?x) (n ?y) (n ?z))
+            (<= (legal a (go ?x)) (n ?x))
+            (<= terminal (not (h 1 2 3))) (goal a 100)";
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
+        let limits = Limits {
+            rows: 100,
+            join_work: 150,
+        };
+        let d = compute_within(&mut program, limits).expect("computes");
+        let h = program
+            .relations
+            .iter()
+            .position(|r| r.to_string() == "h/3")
+            .expect("h");
+        assert_eq!(d.rows[h], None, "past the limit: domains only");
+        assert_eq!(d.work.by_argument, 0, "{:?}", d.work);
+        assert!(d.args[h].iter().all(|values| values.len() == 6));
+    }
+
+    #[test]
+    fn a_join_looks_for_one_witness_once_the_head_is_bound() {
+        // 6 values of ?a, each with 36 bindings of ?b and ?c: 216 bindings
+        // (some 500 candidates and steps), over the limit of 200, but 6
+        // heads with one witness each.
+        let text = "(role a) (init (control a))
+            (n 1) (n 2) (n 3) (n 4) (n 5) (n 6)
+            (<= (next (control a)) (true (control a)))
+            (<= (legal a (mark ?a)) (true (control a)) (n ?a) (n ?b) (n ?c))
+            (<= terminal (true (control b))) (goal a 100)";
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
+        let limits = Limits {
+            rows: 1_000,
+            join_work: 200,
+        };
+        let d = compute_within(&mut program, limits).expect("computes");
+        let legal = program
+            .relations
+            .iter()
+            .position(|r| r.to_string() == "legal/2")
+            .expect("legal");
+        assert_eq!(d.work.by_argument, 0, "{:?}", d.work);
+        assert_eq!(d.rows[legal], Some(6));
     }
 
     #[test]
