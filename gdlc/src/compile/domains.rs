@@ -99,28 +99,12 @@ impl Domains {
             .collect();
         let fluents_before = self.fluents as u32;
         let runtime_id = &self.runtime_id;
-        fluents.sort_by_cached_key(|&f| match store.data(f) {
-            TermData::Const(s) => (store.symbol_name(*s).to_string(), 0, Vec::new()),
-            TermData::Func(s, args) => {
-                let natural: Vec<usize> = (0..args.len()).collect();
-                let order = orders.get(&(*s, args.len())).unwrap_or(&natural);
-                (
-                    store.symbol_name(*s).to_string(),
-                    args.len(),
-                    order
-                        .iter()
-                        .map(|&p| {
-                            let id = runtime_id[args[p] as usize];
-                            if id < fluents_before {
-                                (1, 0, store.text(args[p]))
-                            } else {
-                                (0, id, String::new())
-                            }
-                        })
-                        .collect(),
-                )
-            }
-        });
+        // A non-fluent argument's runtime id orders it as its place did.
+        let place = |a: TermId| {
+            let id = runtime_id[a as usize];
+            (id >= fluents_before).then_some(id as usize)
+        };
+        fluents.sort_by_cached_key(|&f| fluent_order(store, f, place, &orders));
         for (i, &f) in fluents.iter().enumerate() {
             self.runtime_id[f as usize] = i as u32;
             self.texts[i] = store.text(f);
@@ -267,20 +251,35 @@ fn term_order(
     // argument by its place above, a fluent argument after those, by text.
     let place: FxHashMap<TermId, usize> = rest.iter().enumerate().map(|(i, &t)| (t, i)).collect();
     let mut fluents: Vec<TermId> = dom[true_rel][0].iter().copied().collect();
-    fluents.sort_by_cached_key(|&f| match store.data(f) {
-        TermData::Const(s) => (store.symbol_name(*s).to_string(), 0, Vec::new()),
-        TermData::Func(s, args) => (
-            store.symbol_name(*s).to_string(),
-            args.len(),
-            args.iter()
-                .map(|a| match place.get(a) {
-                    Some(&i) => (0, i, String::new()),
-                    None => (1, 0, store.text(*a)),
-                })
-                .collect(),
-        ),
-    });
+    let no_orders = FxHashMap::default();
+    fluents.sort_by_cached_key(|&f| fluent_order(store, f, |a| place.get(&a).copied(), &no_orders));
     (fluents, rest)
+}
+
+/// The sort key of fluent `f`: its symbol and arity, then its arguments
+/// (in the order `orders` gives its symbol, else their own), a non-fluent
+/// argument by its `place` among the other terms, a fluent argument after
+/// those, by text.
+fn fluent_order(
+    store: &TermStore,
+    f: TermId,
+    place: impl Fn(TermId) -> Option<usize>,
+    orders: &FxHashMap<(SymId, usize), Vec<usize>>,
+) -> (String, usize, Vec<(u8, usize, String)>) {
+    match store.data(f) {
+        TermData::Const(s) => (store.symbol_name(*s).to_string(), 0, Vec::new()),
+        TermData::Func(s, args) => {
+            let key = |a: TermId| match place(a) {
+                Some(i) => (0, i, String::new()),
+                None => (1, 0, store.text(a)),
+            };
+            let args: Vec<(u8, usize, String)> = match orders.get(&(*s, args.len())) {
+                Some(order) => order.iter().map(|&p| key(args[p])).collect(),
+                None => args.iter().map(|&a| key(a)).collect(),
+            };
+            (store.symbol_name(*s).to_string(), args.len(), args)
+        }
+    }
 }
 
 /// The values each variable of a body can take, from its positive literals
@@ -1382,8 +1381,22 @@ impl<'a> Grounder<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{compute_within, Limits};
+    use super::{compute_within, Domains, Limits};
     use crate::compile::{analyze, normalize};
+
+    /// The domains of a description under the given limits, and the index
+    /// of relation `name` (as `name/arity`).
+    fn relaxed(text: &str, limits: Limits, name: &str) -> (Domains, usize) {
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
+        let d = compute_within(&mut program, limits).expect("computes");
+        let r = program
+            .relations
+            .iter()
+            .position(|r| r.to_string() == name)
+            .expect("the relation");
+        (d, r)
+    }
 
     fn fluents(text: &str) -> Vec<String> {
         let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
@@ -1458,18 +1471,11 @@ mod tests {
             (<= (h ?x ?y ?z) (true (control a)) (n ?x) (n ?y) (n ?z))
             (<= (legal a (go ?x)) (n ?x))
             (<= terminal (not (h 1 2 3))) (goal a 100)";
-        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
-        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
         let limits = Limits {
             rows: 100,
             join_work: 150,
         };
-        let d = compute_within(&mut program, limits).expect("computes");
-        let h = program
-            .relations
-            .iter()
-            .position(|r| r.to_string() == "h/3")
-            .expect("h");
+        let (d, h) = relaxed(text, limits, "h/3");
         assert_eq!(d.rows[h], None, "past the limit: domains only");
         assert_eq!(d.work.by_argument, 0, "{:?}", d.work);
         assert!(d.args[h].iter().all(|values| values.len() == 6));
@@ -1485,18 +1491,11 @@ mod tests {
             (<= (next (control a)) (true (control a)))
             (<= (legal a (mark ?a)) (true (control a)) (n ?a) (n ?b) (n ?c))
             (<= terminal (true (control b))) (goal a 100)";
-        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
-        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
         let limits = Limits {
             rows: 1_000,
             join_work: 200,
         };
-        let d = compute_within(&mut program, limits).expect("computes");
-        let legal = program
-            .relations
-            .iter()
-            .position(|r| r.to_string() == "legal/2")
-            .expect("legal");
+        let (d, legal) = relaxed(text, limits, "legal/2");
         assert_eq!(d.work.by_argument, 0, "{:?}", d.work);
         assert_eq!(d.rows[legal], Some(6));
     }
@@ -1518,19 +1517,12 @@ mod tests {
         for i in 0..30 {
             text += &format!(" (succ {i} {})", i + 1);
         }
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
         let limits = Limits {
             rows: 1_000,
             join_work: 100,
         };
-        let d = compute_within(&mut program, limits).expect("computes");
+        let (d, legal) = relaxed(&text, limits, "legal/2");
         assert_eq!(d.fluents, 1 + 31, "control and the steps");
-        let legal = program
-            .relations
-            .iter()
-            .position(|r| r.to_string() == "legal/2")
-            .expect("legal");
         assert_eq!(d.args[legal][1].len(), 6 * 6 * 6, "every mark");
         assert!(d.work.rounds > 30, "one round per step: {:?}", d.work);
         assert_eq!(d.work.by_argument, 1, "{:?}", d.work);

@@ -273,11 +273,7 @@ pub fn fluent_orders(plans: &[RulePlan]) -> FxHashMap<(SymId, usize), Vec<usize>
             continue;
         }
         let known: Vec<usize> = (0..args.len())
-            .filter(|&p| {
-                let mut all = true;
-                args[p].for_each_var(&mut |v| all &= key.contains(&v));
-                all
-            })
+            .filter(|&p| args[p].vars().iter().all(|v| key.contains(v)))
             .collect();
         if !known.is_empty() && known.len() < args.len() {
             *counts
@@ -473,13 +469,7 @@ fn lower(
     // by, so that the rows of a key come by increasing fluent id.
     if let (true, Pat::Func(symbol, args)) = (is_true, &atom.args[0]) {
         if let Some(positions) = domains.fluent_orders.get(&(*symbol, args.len())) {
-            let rank = |v: usize| {
-                positions.iter().position(|&p| {
-                    let mut found = false;
-                    args[p].for_each_var(&mut |w| found |= w == v);
-                    found
-                })
-            };
+            let rank = |v: usize| positions.iter().position(|&p| args[p].vars().contains(&v));
             bind.sort_by_key(|&v| rank(v));
         }
     }
