@@ -172,7 +172,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
             "magic sets (evaluated only for the bound arguments their callers ask about):"
         );
         for a in &c.adorned {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "  {} called `{}` -> {} (bindings in {})",
                 relation_name(p, a.original),
@@ -180,6 +180,14 @@ pub fn report(c: &Compiled, game: &str) -> String {
                 relation_name(p, a.adorned),
                 relation_name(p, a.magic)
             );
+            if let Some(reach) = a.reach {
+                let _ = write!(
+                    out,
+                    ", right-linear: answered at the squares its walk reaches, {}",
+                    relation_name(p, reach)
+                );
+            }
+            out.push('\n');
         }
     }
     relations(&mut out, c);

@@ -14,6 +14,7 @@
 //! program is left as it was.
 
 use super::domains::Domains;
+use super::linear::{self, Linear};
 use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
 use crate::graph::{Polarity, RelationGraph};
 use crate::syntax::ast::Relation;
@@ -30,6 +31,9 @@ const MAX_RULES: usize = 4_000;
 pub struct Adorned {
     /// The original relation.
     pub original: RelId,
+    /// The relation of the squares its walk reaches, when its calls with
+    /// this adornment are factored (see [`linear`]).
+    pub reach: Option<RelId>,
     /// The adorned copy.
     pub adorned: RelId,
     /// Its magic relation.
@@ -46,9 +50,17 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
     if !targets.iter().any(|&t| t) {
         return Vec::new();
     }
+    let shapes: FxHashMap<RelId, Linear> = (0..program.relations.len())
+        .filter(|&r| targets[r])
+        .filter_map(|r| Some((r, linear::shape(program, r)?)))
+        .collect();
     let mut m = Magic {
         program,
         targets,
+        shapes,
+        reach: FxHashMap::default(),
+        reach_rules: Vec::new(),
+        factored: FxHashMap::default(),
         adorned: FxHashMap::default(),
         new_relations: Vec::new(),
         queue: Vec::new(),
@@ -67,15 +79,25 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
     loop {
         if let Some(p) = m.plain_queue.pop() {
             // A target also called with no argument bound: its own rules.
-            let class = m.program.class[p];
-            for rule in original_rules.iter().filter(|r| r.head.rel == p) {
-                let rewritten = m.body(rule, None, class);
+            let class = m.class(p);
+            for rule in m.rules_of(p, &original_rules) {
+                let rewritten = m.body(&rule, None, class);
                 m.rules.push(rewritten);
             }
         } else if let Some((p, bound, callers)) = m.queue.pop() {
             let (adorned, magic) = m.adorned[&(p, bound.clone(), callers)];
-            let class = m.program.class[p].max(callers);
-            for rule in original_rules.iter().filter(|r| r.head.rel == p) {
+            let class = m.class(p).max(callers);
+            let rules = match m.shapes.get(&p) {
+                Some(shape) if shape.factors(&bound) => {
+                    let shape = shape.clone();
+                    let reach = m.reach_of(p, &shape, &original_rules);
+                    m.factored.insert(adorned, reach);
+                    let name = &m.program.relations[p].name;
+                    linear::factored_rules(&original_rules, name, p, &shape, reach)
+                }
+                _ => m.rules_of(p, &original_rules),
+            };
+            for rule in &rules {
                 let mut r = m.body(rule, Some((magic, &bound)), class);
                 r.head.rel = adorned;
                 r.text = format!("{} [for calls `{}`]", rule.text, adornment(&bound));
@@ -93,6 +115,7 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
         rules,
         new_relations,
         adorned,
+        factored,
         ..
     } = m;
     if rules.len() > MAX_RULES {
@@ -125,6 +148,7 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
         original,
         positions,
         magic,
+        walked,
         ..
     } in &new_relations
     {
@@ -138,12 +162,23 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
         );
         // For the plans: an adorned copy is as large as the original at
         // most; a magic relation holds the few bindings callers ask about,
-        // so its rules scan it first.
-        domains.rows.push(if *magic {
+        // so its rules scan it first; a walk from a start reaches about as
+        // many squares as a line of the board has.
+        let rows = if *magic {
             Some(1)
+        } else if let Some(walked) = walked {
+            let sizes: Vec<usize> = positions
+                .iter()
+                .map(|&p| domains.args[*original][p].len().max(1))
+                .collect();
+            let (from, to) = sizes.split_at(sizes.len() - walked);
+            let reached = to.iter().copied().max().unwrap_or(1);
+            let walks = from.iter().fold(reached, |n, &s| n.saturating_mul(s));
+            Some(domains.rows[*original].map_or(walks, |rows| rows.min(walks)))
         } else {
             domains.rows[*original]
-        });
+        };
+        domains.rows.push(rows);
     }
     let first = program.relations.len();
     program.relations = relations;
@@ -154,6 +189,7 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
         .iter()
         .map(|(&(original, ref bound, _), &(adorned, magic))| Adorned {
             original,
+            reach: factored.get(&adorned).copied(),
             adorned,
             magic,
             adornment: adornment(bound),
@@ -184,8 +220,11 @@ struct NewRelation {
     original: RelId,
     /// The positions of the original its arguments are.
     positions: Vec<usize>,
-    /// A magic relation (else an adorned copy).
+    /// A magic relation (else an adorned copy or a reach relation).
     magic: bool,
+    /// For a reach relation, the number of positions its walk changes
+    /// (the last ones).
+    walked: Option<usize>,
 }
 
 /// The rewriting state.
@@ -205,9 +244,67 @@ struct Magic<'a> {
     plain: FxHashSet<RelId>,
     plain_queue: Vec<RelId>,
     rules: Vec<Rule>,
+    /// The right-linear targets (see [`linear`]).
+    shapes: FxHashMap<RelId, Linear>,
+    /// Their reach relations, made when a call is first factored.
+    reach: FxHashMap<RelId, RelId>,
+    /// The rules of the reach relations.
+    reach_rules: Vec<Rule>,
+    /// Adorned copy → the reach relation its rules read, for the factored
+    /// ones.
+    factored: FxHashMap<RelId, RelId>,
 }
 
 impl Magic<'_> {
+    /// The class of relation `r` (a reach relation: that of the relation
+    /// it walks).
+    fn class(&self, r: RelId) -> Class {
+        match self.program.class.get(r) {
+            Some(&class) => class,
+            None => {
+                self.program.class[self.new_relations[r - self.program.relations.len()].original]
+            }
+        }
+    }
+
+    /// Relation `r` (original or added).
+    fn relation_of(&self, r: RelId) -> &Relation {
+        match self.program.relations.get(r) {
+            Some(relation) => relation,
+            None => &self.new_relations[r - self.program.relations.len()].relation,
+        }
+    }
+
+    /// The rules defining `r`: its original rules, or a reach relation's.
+    fn rules_of(&self, r: RelId, original: &[Rule]) -> Vec<Rule> {
+        original
+            .iter()
+            .chain(&self.reach_rules)
+            .filter(|rule| rule.head.rel == r)
+            .cloned()
+            .collect()
+    }
+
+    /// The reach relation of the right-linear target `p` (made, with its
+    /// rules, on first use; a target itself, so that the factored rules'
+    /// calls of it get magic relations).
+    fn reach_of(&mut self, p: RelId, shape: &Linear, original: &[Rule]) -> RelId {
+        if let Some(&r) = self.reach.get(&p) {
+            return r;
+        }
+        let name = self.program.relations[p].name.clone();
+        let r = self.relation(format!("{name} reach"), p, shape.reach_positions(), false);
+        self.new_relations.last_mut().expect("just added").walked = Some(shape.changing.len());
+        self.reach.insert(p, r);
+        if self.targets.len() <= r {
+            self.targets.resize(r + 1, false);
+        }
+        self.targets[r] = true;
+        let rules = linear::reach_rules(original, &name, p, shape, r);
+        self.reach_rules.extend(rules);
+        r
+    }
+
     /// A new relation id.
     fn relation(
         &mut self,
@@ -225,6 +322,7 @@ impl Magic<'_> {
             original,
             positions,
             magic,
+            walked: None,
         });
         id
     }
@@ -236,7 +334,7 @@ impl Magic<'_> {
         if let Some(&pair) = self.adorned.get(&key) {
             return pair;
         }
-        let name = self.program.relations[p].name.clone();
+        let name = self.relation_of(p).name.clone();
         let arity = bound.len();
         let mut ad = adornment(bound);
         if class == Class::Move {
@@ -275,9 +373,29 @@ impl Magic<'_> {
             prefix.push(Lit::Pos(Atom { rel: magic, args }));
         }
         let mut body: Vec<Lit> = prefix.clone();
-        // Positive literals, left to right.
+        // Positive literals, left to right; but a recursive call whose
+        // bound arguments are those of the head (some free) comes before
+        // the literals that bind new variables: it then asks for no
+        // binding its head was not asked for (`(++ ?x1 ?x2)` before it, in
+        // a walk to a bound end, would bind all its arguments and ask for
+        // every pair it lists).
+        let mut order: Vec<&Lit> = rule.body.iter().collect();
+        if let Some((_, positions)) = head.filter(|(_, p)| p.contains(&false)) {
+            let only_bound = |lit: &Lit| lit.vars().iter().all(|v| bound.contains(v));
+            let same = order.iter().position(|lit| {
+                matches!(lit, Lit::Pos(a) if a.rel == rule.head.rel
+                && a.args.iter().zip(positions).all(|(p, &b)| {
+                    b == p.vars().iter().all(|v| bound.contains(v))
+                }))
+            });
+            if let Some(i) = same {
+                let call = order.remove(i);
+                let at = order[..i].iter().take_while(|l| only_bound(l)).count();
+                order.insert(at, call);
+            }
+        }
         let mut negated: Vec<&Atom> = Vec::new();
-        for lit in &rule.body {
+        for lit in order {
             match lit {
                 Lit::Pos(a) => {
                     let call = self.call(rule, a, &bound, &prefix, class);
@@ -331,7 +449,7 @@ impl Magic<'_> {
         prefix: &[Lit],
         class: Class,
     ) -> Atom {
-        if !self.targets[a.rel] {
+        if !self.targets.get(a.rel).copied().unwrap_or(false) {
             return a.clone();
         }
         let positions: Vec<bool> = a
@@ -353,17 +471,22 @@ impl Magic<'_> {
             .filter(|(_, &b)| b)
             .map(|(p, _)| p.clone())
             .collect();
-        self.rules.push(Rule {
-            head: Atom { rel: magic, args },
-            body: prefix.to_vec(),
-            vars: rule.vars.clone(),
-            text: format!(
-                "{} [calls of `{}` with `{}`]",
-                rule.text,
-                self.program.relations[a.rel],
-                adornment(&positions)
-            ),
-        });
+        let head = Atom { rel: magic, args };
+        // A recursive call with the bindings of its own head (a reach
+        // relation's) adds no binding.
+        if !matches!(prefix, [Lit::Pos(only)] if *only == head) {
+            self.rules.push(Rule {
+                head,
+                body: prefix.to_vec(),
+                vars: rule.vars.clone(),
+                text: format!(
+                    "{} [calls of `{}` with `{}`]",
+                    rule.text,
+                    self.relation_of(a.rel),
+                    adornment(&positions)
+                ),
+            });
+        }
         Atom {
             rel: adorned,
             args: a.args.clone(),
@@ -488,5 +611,75 @@ mod tests {
         // Nothing calls `reach` with both arguments free: its own rules are gone.
         let reach = c.adorned[0].original;
         assert!(!p.rules.iter().any(|r| r.head.rel == reach));
+    }
+
+    /// A one-dimensional amazons: the arrow's `walk` passes its end on
+    /// unchanged, and is called with its start bound (`shot`'s first rule)
+    /// and with its end bound (the second).
+    fn line() -> String {
+        let mut text = String::from("(role a)\n(init (at 1))\n");
+        for x in 1..30 {
+            text += &format!(
+                "(init (open {}))\n(succ {x} {})\n(cell {x})\n",
+                x + 1,
+                x + 1
+            );
+        }
+        text += "(<= (walk ?ig ?x1 ?x3) (succ ?x1 ?x2) (true (open ?x2)) (walk ?ig ?x2 ?x3))\n\
+            (<= (walk ?x2 ?x1 ?x3) (succ ?x1 ?x2) (walk ?x2 ?x2 ?x3))\n\
+            (<= (walk ?ig ?x1 ?x2) (succ ?x1 ?x2) (cell ?ig))\n\
+            (<= (shot ?ig ?x1 ?x2) (walk ?ig ?x1 ?x2))\n\
+            (<= (shot ?ig ?x1 ?x2) (walk ?ig ?x2 ?x1))\n\
+            (<= (legal a (play ?x3)) (true (at ?x1)) (shot ?x1 ?x1 ?x3))\n\
+            (<= (next (at ?x)) (true (at ?x)))\n\
+            (<= (next (open ?x)) (true (open ?x)) (does a (play ?y)) (distinct ?x ?y))\n\
+            (goal a 100)\n(<= terminal (not (true (open 2))))\n";
+        text
+    }
+
+    #[test]
+    fn a_walk_called_from_its_start_is_answered_at_the_squares_it_reaches() {
+        let loaded = crate::load_bytes("t.kif".into(), line().into_bytes()).expect("valid");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+        let p = &c.program;
+        let find = |adornment: &str| {
+            c.adorned
+                .iter()
+                .find(|a| p.relations[a.original].name == "walk" && a.adornment == adornment)
+                .unwrap_or_else(|| panic!("walk called `{adornment}`"))
+        };
+        let rules_of = |r: usize| p.rules.iter().filter(move |rule| rule.head.rel == r);
+        let reads = |rule: &super::Rule, r: usize| {
+            rule.body
+                .iter()
+                .any(|l| matches!(l, super::Lit::Pos(a) if a.rel == r))
+        };
+        // From its start: no longer recursive, its exit rule applied at the
+        // squares the (left-linear) reach relation lists.
+        let from_start = find("bbf");
+        let reach = from_start.reach.expect("factored");
+        assert!(rules_of(from_start.adorned).all(|r| !reads(r, from_start.adorned)));
+        let reach_copies: Vec<usize> = c
+            .adorned
+            .iter()
+            .filter(|b| b.original == reach)
+            .map(|b| b.adorned)
+            .collect();
+        assert!(rules_of(from_start.adorned).any(|r| reach_copies.iter().any(|&q| reads(r, q))));
+        assert!(reach_copies
+            .iter()
+            .all(|&q| rules_of(q).any(|r| reads(r, q))));
+        // To its end: not factored; its first rule calls its own copy (the
+        // end stays the only binding asked for), not one with every
+        // argument bound by `(succ ?x1 ?x2)` first.
+        let to_end = find("bfb");
+        assert!(to_end.reach.is_none());
+        assert_eq!(
+            rules_of(to_end.adorned)
+                .filter(|r| reads(r, to_end.adorned))
+                .count(),
+            1,
+            "the walk over open cells calls its own copy"
+        );
     }
 }

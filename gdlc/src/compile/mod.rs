@@ -28,6 +28,7 @@ pub mod incremental;
 pub mod incremental_codegen;
 pub mod inline;
 pub mod layers;
+pub mod linear;
 pub mod magic;
 pub mod normalize;
 pub mod plan;
