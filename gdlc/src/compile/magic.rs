@@ -46,17 +46,48 @@ pub struct Adorned {
 /// returns the adorned relations (empty when nothing qualified or the
 /// result would not be stratified).
 pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
-    let targets = targets(program, domains);
-    if !targets.iter().any(|&t| t) {
-        return Vec::new();
+    let mut excluded = FxHashSet::default();
+    loop {
+        match rewrite_excluding(program, domains, &excluded) {
+            Ok(adorned) => return adorned,
+            Err(materialized) => excluded.extend(materialized),
+        }
     }
+}
+
+/// [`rewrite`], with the small right-linear relations of `excluded` left
+/// materialized; `Err` with the small right-linear relations some caller
+/// reads materialized after all (a call with no argument or every
+/// argument bound, or per joint move): they would be evaluated both ways,
+/// so the rewrite is made again without them.
+fn rewrite_excluding(
+    program: &mut Program,
+    domains: &mut Domains,
+    excluded: &FxHashSet<RelId>,
+) -> Result<Vec<Adorned>, Vec<RelId>> {
+    let derived = derived(program);
     let shapes: FxHashMap<RelId, Linear> = (0..program.relations.len())
-        .filter(|&r| targets[r])
+        .filter(|&r| derived[r])
         .filter_map(|r| Some((r, linear::shape(program, r)?)))
         .collect();
+    let large: Vec<bool> = (0..program.relations.len())
+        .map(|r| derived[r] && domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS))
+        .collect();
+    let small: FxHashSet<RelId> = shapes
+        .keys()
+        .copied()
+        .filter(|&r| !large[r] && !excluded.contains(&r))
+        .collect();
+    let targets: Vec<bool> = (0..program.relations.len())
+        .map(|r| large[r] || small.contains(&r))
+        .collect();
+    if !targets.iter().any(|&t| t) {
+        return Ok(Vec::new());
+    }
     let mut m = Magic {
         program,
         targets,
+        small,
         shapes,
         reach: FxHashMap::default(),
         reach_rules: Vec::new(),
@@ -110,17 +141,26 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
             break;
         }
     }
+    let mut materialized: Vec<RelId> = m.small.intersection(&m.plain).copied().collect();
+    if !materialized.is_empty() {
+        m.program.rules = original_rules;
+        materialized.sort_unstable();
+        return Err(materialized);
+    }
     let Magic {
         program,
         rules,
         new_relations,
         adorned,
         factored,
+        small,
         ..
     } = m;
+    let mut small: Vec<RelId> = small.into_iter().collect();
+    small.sort_unstable();
     if rules.len() > MAX_RULES {
         program.rules = original_rules;
-        return Vec::new();
+        return Ok(Vec::new());
     }
     // The rewritten program, with its own graph.
     let mut relations = program.relations.clone();
@@ -141,7 +181,12 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
     let graph = graph_of(&relations, &rules);
     if !stratified(&graph) {
         program.rules = original_rules;
-        return Vec::new();
+        // Perhaps only because of the small right-linear relations.
+        return if small.is_empty() {
+            Ok(Vec::new())
+        } else {
+            Err(small)
+        };
     }
     // Extend the program and the domains.
     for NewRelation {
@@ -196,19 +241,17 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
         })
         .collect();
     out.sort_by_key(|a| a.adorned);
-    out
+    Ok(out)
 }
 
-/// The relations worth rewriting: derived, not keywords, and large in the
-/// relaxed evaluation.
-fn targets(program: &Program, domains: &Domains) -> Vec<bool> {
+/// The relations magic sets may rewrite: derived, and not keywords.
+fn derived(program: &Program) -> Vec<bool> {
     (0..program.relations.len())
         .map(|r| {
             program.class[r] != Class::Static
                 && r != program.true_rel
                 && r != program.does_rel
                 && !program.answers.iter().any(|a| a.contains(&r))
-                && domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS)
         })
         .collect()
 }
@@ -246,6 +289,10 @@ struct Magic<'a> {
     rules: Vec<Rule>,
     /// The right-linear targets (see [`linear`]).
     shapes: FxHashMap<RelId, Linear>,
+    /// The right-linear targets too small to be targets otherwise (read
+    /// materialized by a call with every argument bound or per joint
+    /// move).
+    small: FxHashSet<RelId>,
     /// Their reach relations, made when a call is first factored.
     reach: FxHashMap<RelId, RelId>,
     /// The rules of the reach relations.
@@ -373,22 +420,27 @@ impl Magic<'_> {
             prefix.push(Lit::Pos(Atom { rel: magic, args }));
         }
         let mut body: Vec<Lit> = prefix.clone();
-        // Positive literals, left to right; but a recursive call whose
-        // bound arguments are those of the head (some free) comes before
-        // the literals that bind new variables: it then asks for no
-        // binding its head was not asked for (`(++ ?x1 ?x2)` before it, in
+        // Positive literals, left to right; but a recursive call with at
+        // least as many arguments bound by the head's bindings alone as
+        // the head has (the head having some free) comes before the
+        // literals that bind new variables: it then asks only about
+        // bindings its head was asked about (`(++ ?x1 ?x2)` before it, in
         // a walk to a bound end, would bind all its arguments and ask for
-        // every pair it lists).
+        // every pair it lists). With fewer (a count whose running total
+        // the literals before it compute), it keeps its place.
         let mut order: Vec<&Lit> = rule.body.iter().collect();
         if let Some((_, positions)) = head.filter(|(_, p)| p.contains(&false)) {
             let only_bound = |lit: &Lit| lit.vars().iter().all(|v| bound.contains(v));
-            let same = order.iter().position(|lit| {
+            let keyed = |p: &Pat| {
+                let vars = p.vars();
+                !vars.is_empty() && vars.iter().all(|v| bound.contains(v))
+            };
+            let asked = positions.iter().filter(|&&b| b).count();
+            let recursive = order.iter().position(|lit| {
                 matches!(lit, Lit::Pos(a) if a.rel == rule.head.rel
-                && a.args.iter().zip(positions).all(|(p, &b)| {
-                    b == p.vars().iter().all(|v| bound.contains(v))
-                }))
+                    && a.args.iter().filter(|p| keyed(p)).count() >= asked)
             });
-            if let Some(i) = same {
+            if let Some(i) = recursive {
                 let call = order.remove(i);
                 let at = order[..i].iter().take_while(|l| only_bound(l)).count();
                 order.insert(at, call);
@@ -457,7 +509,31 @@ impl Magic<'_> {
             .iter()
             .map(|p| p.vars().iter().all(|v| bound.contains(v)))
             .collect();
-        if !positions.iter().any(|&b| b) {
+        // A small right-linear relation is read materialized by a call
+        // per joint move, and by a call from outside its own rules that
+        // checks it (every argument bound) or whose bindings do not come
+        // from the state and static relations alone (the pieces on the
+        // board): from static relations alone they are every start
+        // (chess_200's `openStretch` from every square and direction),
+        // from another derived relation nearly every one (othello's
+        // `closedpiecestring` from the end of every `openpiecestring`);
+        // then it is as cheap computed once for all.
+        let outside = rule.head.rel != a.rel;
+        let from_pieces = || {
+            let reads = |l: &Lit, f: &dyn Fn(RelId) -> bool| matches!(l, Lit::Pos(b) if f(b.rel));
+            let program = &self.program;
+            prefix.iter().any(|l| reads(l, &|r| r == program.true_rel))
+                && prefix.iter().all(|l| {
+                    !reads(l, &|r| {
+                        r >= program.relations.len()
+                            || (program.class[r] != Class::Static && r != program.true_rel)
+                    })
+                })
+        };
+        let small_read_in_full = self.small.contains(&a.rel)
+            && (class == Class::Move
+                || (outside && (positions.iter().all(|&b| b) || !from_pieces())));
+        if !positions.iter().any(|&b| b) || small_read_in_full {
             if self.plain.insert(a.rel) {
                 self.plain_queue.push(a.rel);
             }
@@ -559,6 +635,7 @@ fn classify(program: &mut Program, first: usize) {
 
 #[cfg(test)]
 mod tests {
+    use crate::compile::plan::Step;
     use crate::compile::{analyze_with, Strategy};
 
     /// `reach` is recursive and large (80 rooms: 6 400 possible facts),
@@ -616,30 +693,28 @@ mod tests {
     /// A one-dimensional amazons: the arrow's `walk` passes its end on
     /// unchanged, and is called with its start bound (`shot`'s first rule)
     /// and with its end bound (the second).
-    fn line() -> String {
+    fn line(cells: usize) -> String {
         let mut text = String::from("(role a)\n(init (at 1))\n");
-        for x in 1..30 {
-            text += &format!(
-                "(init (open {}))\n(succ {x} {})\n(cell {x})\n",
-                x + 1,
-                x + 1
-            );
+        for x in 1..cells {
+            text += &format!("(succ {x} {})\n(cell {x})\n", x + 1);
         }
-        text += "(<= (walk ?ig ?x1 ?x3) (succ ?x1 ?x2) (true (open ?x2)) (walk ?ig ?x2 ?x3))\n\
+        text +=
+            "(<= (walk ?ig ?x1 ?x3) (succ ?x1 ?x2) (not (true (closed ?x2))) (walk ?ig ?x2 ?x3))\n\
             (<= (walk ?x2 ?x1 ?x3) (succ ?x1 ?x2) (walk ?x2 ?x2 ?x3))\n\
             (<= (walk ?ig ?x1 ?x2) (succ ?x1 ?x2) (cell ?ig))\n\
             (<= (shot ?ig ?x1 ?x2) (walk ?ig ?x1 ?x2))\n\
             (<= (shot ?ig ?x1 ?x2) (walk ?ig ?x2 ?x1))\n\
             (<= (legal a (play ?x3)) (true (at ?x1)) (shot ?x1 ?x1 ?x3))\n\
             (<= (next (at ?x)) (true (at ?x)))\n\
-            (<= (next (open ?x)) (true (open ?x)) (does a (play ?y)) (distinct ?x ?y))\n\
-            (goal a 100)\n(<= terminal (not (true (open 2))))\n";
+            (<= (next (closed ?x)) (true (closed ?x)))\n\
+            (<= (next (closed ?x)) (does a (play ?x)))\n\
+            (goal a 100)\n(<= terminal (true (closed 2)))\n";
         text
     }
 
     #[test]
     fn a_walk_called_from_its_start_is_answered_at_the_squares_it_reaches() {
-        let loaded = crate::load_bytes("t.kif".into(), line().into_bytes()).expect("valid");
+        let loaded = crate::load_bytes("t.kif".into(), line(30).into_bytes()).expect("valid");
         let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let p = &c.program;
         let find = |adornment: &str| {
@@ -669,6 +744,21 @@ mod tests {
         assert!(reach_copies
             .iter()
             .all(|&q| rules_of(q).any(|r| reads(r, q))));
+        // A step from a square reached scans the squares reached so far
+        // (each round, only the new ones) before the 29 rows of `succ`.
+        for &q in &reach_copies {
+            let plan = c
+                .plans
+                .iter()
+                .find(|plan| p.rules[plan.rule].head.rel == q && reads(&p.rules[plan.rule], q))
+                .expect("planned");
+            let loops: Vec<&Step> = plan.steps.iter().filter(|s| s.is_loop()).collect();
+            assert!(
+                matches!(loops[1], Step::Scan(a) if a.rel == q),
+                "{:?}",
+                plan.steps
+            );
+        }
         // To its end: not factored; its first rule calls its own copy (the
         // end stays the only binding asked for), not one with every
         // argument bound by `(succ ?x1 ?x2)` first.
@@ -681,5 +771,33 @@ mod tests {
             1,
             "the walk over open cells calls its own copy"
         );
+    }
+
+    #[test]
+    fn a_small_walk_is_rewritten_unless_some_call_reads_it_in_full() {
+        // 8 cells: `walk` has 224 relaxed facts, too few for magic sets
+        // unless its calls from a start are factored.
+        let walks = |text: String| {
+            let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+            let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+            let mut out: Vec<(String, bool)> = c
+                .adorned
+                .iter()
+                .filter(|a| c.program.relations[a.original].name == "walk")
+                .map(|a| (a.adornment.clone(), a.reach.is_some()))
+                .collect();
+            out.sort();
+            out
+        };
+        let adorned = walks(line(8));
+        assert!(adorned.contains(&("bbf".into(), true)), "{adorned:?}");
+        // A check of one walk (every argument bound) reads it materialized
+        // anyway: then it stays so.
+        let checked = line(8) + "(<= (legal a stay) (true (at ?x)) (walk ?x ?x 8))\n";
+        assert_eq!(walks(checked), Vec::new());
+        // So does a call from every start (bindings from static relations
+        // alone).
+        let everywhere = line(8) + "(<= (legal a (look ?y)) (cell ?x) (walk ?x ?x ?y))\n";
+        assert_eq!(walks(everywhere), Vec::new());
     }
 }

@@ -313,6 +313,23 @@ pub struct RulePlan {
 /// Plans every rule of `program`; rules that can never fire (a positive
 /// literal no fact or possible fluent matches) get no plan.
 pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> Vec<RulePlan> {
+    // The component of each relation: a literal of its head's component
+    // drives the semi-naive rounds when scanned (only the facts new in the
+    // last round), while tested it makes the rule run in full every round;
+    // so while the rule has answers to enumerate, such a literal counts a
+    // quarter of its estimate.
+    let mut component = vec![usize::MAX; program.relations.len()];
+    for (i, scc) in program.graph.components().iter().enumerate() {
+        for n in scc {
+            if let Some(c) = component.get_mut(n.index()) {
+                *c = i;
+            }
+        }
+    }
+    let recursive = |rule: &super::normalize::Rule, lit: &Lit| match lit {
+        Lit::Pos(a) => component[a.rel] == component[rule.head.rel],
+        _ => false,
+    };
     let mut plans = Vec::new();
     'rules: for (index, rule) in program.rules.iter().enumerate() {
         let nvars = rule.vars.len();
@@ -358,7 +375,12 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
             let best = pending
                 .iter()
                 .enumerate()
-                .filter_map(|(i, (l, s))| Some((estimate((*s)?, l, &bound), i)))
+                .filter_map(|(i, (l, s))| {
+                    let n = estimate((*s)?, l, &bound);
+                    let answers_left = head_vars.iter().any(|&v| !bound[v]);
+                    let drives = answers_left && recursive(rule, l);
+                    Some((if drives { n / 4.0 } else { n }, i))
+                })
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 .map(|(_, i)| i);
             let Some(i) = best else {
