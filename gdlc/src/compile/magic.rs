@@ -7,7 +7,11 @@
 //! literals the caller has evaluated before the call (left to right) —
 //! the bottom-up counterpart of a top-down prover's calls (thesis 7.2.5's
 //! on-demand evaluation; Bancilhon et al.'s magic sets). A negated call
-//! gets its bindings from all the positive literals of its rule.
+//! gets its bindings from all the positive literals of its rule. A
+//! right-linear recursion (a walk) called with its start bound is answered
+//! at the squares it reaches instead ([`linear`]); such a walk is
+//! rewritten even when small, if its callers ask from the pieces on the
+//! board.
 //!
 //! The rewritten program must stay stratified (a magic relation can pull
 //! a called relation into its caller's component); when it would not, the
@@ -57,9 +61,9 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
 
 /// [`rewrite`], with the small right-linear relations of `excluded` left
 /// materialized; `Err` with the small right-linear relations some caller
-/// reads materialized after all (a call with no argument or every
-/// argument bound, or per joint move): they would be evaluated both ways,
-/// so the rewrite is made again without them.
+/// reads materialized after all (see [`Magic::call`]), or all of them when
+/// the result would not be stratified: they would be evaluated both ways
+/// (or not at all), so the rewrite is made again without them.
 fn rewrite_excluding(
     program: &mut Program,
     domains: &mut Domains,
@@ -289,9 +293,8 @@ struct Magic<'a> {
     rules: Vec<Rule>,
     /// The right-linear targets (see [`linear`]).
     shapes: FxHashMap<RelId, Linear>,
-    /// The right-linear targets too small to be targets otherwise (read
-    /// materialized by a call with every argument bound or per joint
-    /// move).
+    /// The right-linear targets too small to be targets otherwise (see
+    /// [`Magic::call`] for the calls that read them materialized).
     small: FxHashSet<RelId>,
     /// Their reach relations, made when a call is first factored.
     reach: FxHashMap<RelId, RelId>,
@@ -492,7 +495,8 @@ impl Magic<'_> {
 
     /// The atom to call for `a` given the variables bound before it: the
     /// adorned copy (and its magic rule) for a target with a bound
-    /// argument, `a` itself otherwise.
+    /// argument, `a` itself otherwise (and for a small walk some caller
+    /// reads materialized, recorded in `plain`).
     fn call(
         &mut self,
         rule: &Rule,
@@ -520,15 +524,19 @@ impl Magic<'_> {
         // then it is as cheap computed once for all.
         let outside = rule.head.rel != a.rel;
         let from_pieces = || {
-            let reads = |l: &Lit, f: &dyn Fn(RelId) -> bool| matches!(l, Lit::Pos(b) if f(b.rel));
-            let program = &self.program;
-            prefix.iter().any(|l| reads(l, &|r| r == program.true_rel))
-                && prefix.iter().all(|l| {
-                    !reads(l, &|r| {
-                        r >= program.relations.len()
-                            || (program.class[r] != Class::Static && r != program.true_rel)
-                    })
-                })
+            let mut reads_state = false;
+            for lit in prefix {
+                if let Lit::Pos(b) = lit {
+                    if b.rel == self.program.true_rel {
+                        reads_state = true;
+                    } else if b.rel >= self.program.relations.len()
+                        || self.program.class[b.rel] != Class::Static
+                    {
+                        return false;
+                    }
+                }
+            }
+            reads_state
         };
         let small_read_in_full = self.small.contains(&a.rel)
             && (class == Class::Move

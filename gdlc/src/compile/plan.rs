@@ -327,7 +327,9 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
         }
     }
     let recursive = |rule: &super::normalize::Rule, lit: &Lit| match lit {
-        Lit::Pos(a) => component[a.rel] == component[rule.head.rel],
+        Lit::Pos(a) => {
+            component[a.rel] != usize::MAX && component[a.rel] == component[rule.head.rel]
+        }
         _ => false,
     };
     let mut plans = Vec::new();
