@@ -40,13 +40,18 @@ pub struct Linear {
     /// The unchanged positions a step never reads: answers of the exit
     /// rules, passed on.
     pub passed: Vec<usize>,
+    /// The kept positions no step binds: a factored call must bind them.
+    pub unbound_kept: Vec<usize>,
 }
 
 impl Linear {
-    /// Whether a call with `bound` arguments is worth factoring: the walk's
-    /// start is bound and some passed-on answer is asked for.
+    /// Whether a call with `bound` arguments is worth factoring (the
+    /// walk's start is bound and some passed-on answer is asked for) and
+    /// can be (the kept arguments no step binds are bound).
     pub fn factors(&self, bound: &[bool]) -> bool {
-        self.changing.iter().all(|&i| bound[i]) && self.passed.iter().any(|&i| !bound[i])
+        self.changing.iter().all(|&i| bound[i])
+            && self.unbound_kept.iter().all(|&i| bound[i])
+            && self.passed.iter().any(|&i| !bound[i])
     }
 
     /// The positions of `p` the reach relation's arguments hold: the
@@ -155,10 +160,40 @@ pub fn shape(program: &Program, p: RelId) -> Option<Linear> {
     if passed.is_empty() {
         return None;
     }
+    // A step must bind the head's changing arguments and the call's (the
+    // reach relation's start and square) from the positive literals
+    // besides the recursive call; a kept argument it does not bind (a
+    // variable found in the head and the call alone) must be bound by the
+    // caller, else a reach rule would be unsafe.
+    let mut unbound_kept = Vec::new();
+    for &(rule, i) in &recursive {
+        let mut bound = Vec::new();
+        for (j, lit) in rule.body.iter().enumerate() {
+            if let (Lit::Pos(a), true) = (lit, j != i) {
+                bound.extend(a.vars());
+            }
+        }
+        let call = call_args(rule, i);
+        let walk = changing
+            .iter()
+            .flat_map(|&k| rule.head.args[k].vars().into_iter().chain(call[k].vars()));
+        if walk.into_iter().any(|v| !bound.contains(&v)) {
+            return None;
+        }
+        for &k in &kept {
+            if rule.head.args[k].vars().iter().any(|v| !bound.contains(v))
+                && !unbound_kept.contains(&k)
+            {
+                unbound_kept.push(k);
+            }
+        }
+    }
+    unbound_kept.sort_unstable();
     Some(Linear {
         changing,
         kept,
         passed,
+        unbound_kept,
     })
 }
 

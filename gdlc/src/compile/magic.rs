@@ -808,4 +808,34 @@ mod tests {
         let everywhere = line(8) + "(<= (legal a (look ?y)) (cell ?x) (walk ?x ?x ?y))\n";
         assert_eq!(walks(everywhere), Vec::new());
     }
+
+    #[test]
+    fn a_walk_is_factored_only_when_its_steps_or_its_caller_bind_what_it_keeps() {
+        // `?y` is kept (the same in the head and the call) but no step
+        // binds it: a reach rule needs it from the caller.
+        let game = |legal: &str| {
+            let mut text = String::from("(role a)\n(init (at 1 1))\n(row 1)\n(row 2)\n");
+            for x in 1..30 {
+                text += &format!("(succ {x} {})\n(init (open {}))\n", x + 1, x + 1);
+            }
+            text +=
+                "(<= (walk ?x1 ?y ?x3 ?y) (succ ?x1 ?x2) (true (open ?x2)) (walk ?x2 ?y ?x3 ?y))\n\
+                (<= (walk ?x1 ?y ?x2 ?y) (succ ?x1 ?x2) (row ?y))\n\
+                (<= (next (at ?x ?y)) (does a (go ?x ?y)))\n\
+                (<= (next (open ?x)) (true (open ?x)))\n\
+                (<= terminal (true (at 30 ?y)))\n(goal a 100)\n";
+            text += legal;
+            let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+            let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+            c.adorned
+                .iter()
+                .filter(|a| c.program.relations[a.original].name == "walk")
+                .map(|a| (a.adornment.clone(), a.reach.is_some()))
+                .collect::<Vec<_>>()
+        };
+        let bound = game("(<= (legal a (go ?x3 ?y)) (true (at ?x1 ?y)) (walk ?x1 ?y ?x3 ?y))\n");
+        assert_eq!(bound, [("bbfb".to_string(), true)]);
+        let free = game("(<= (legal a (go ?x3 ?y)) (true (at ?x1 ?z)) (walk ?x1 ?y ?x3 ?y))\n");
+        assert_eq!(free, [("bfff".to_string(), false)]);
+    }
 }
