@@ -87,7 +87,8 @@ fn recursive_call(rule: &Rule, p: RelId) -> Result<Option<usize>, ()> {
 /// The shape of `p` when it is a right-linear recursion worth factoring:
 /// recursive only through itself, with at least one exit rule, its
 /// recursive rules calling it once, their changing head arguments distinct
-/// variables, and some argument passed on unchanged that no step reads.
+/// variables that the steps bind (with the call's), and some argument
+/// passed on unchanged that no step reads.
 pub fn shape(program: &Program, p: RelId) -> Option<Linear> {
     let node = program.graph.get(&program.relations[p])?;
     let alone = program
