@@ -59,6 +59,11 @@ struct Index<const N: usize> {
     next: Vec<u32>,
 }
 
+/// Words of a bitset or slots of a table of heads per fact up to which
+/// [`Rel::clear`] fills it whole instead of resetting each fact's word or
+/// slot (which costs a slot computation and a store).
+const FILL_PER_FACT: usize = 8;
+
 /// Most slots of an index's table of heads.
 const MAX_TABLE_HEADS: usize = 1 << 16;
 
@@ -201,14 +206,21 @@ impl<const N: usize> Rel<N> {
         self.indexes[index].next[i as usize]
     }
 
-    /// Removes every fact, keeping the capacity.
+    /// Removes every fact, keeping the capacity. A bitset or table of
+    /// heads at most [`FILL_PER_FACT`] words per fact is filled whole (a
+    /// memset), a larger one reset fact by fact.
     #[inline]
     pub fn clear(&mut self) {
         if !self.list.is_empty() {
+            let fill = self.list.len() * FILL_PER_FACT;
             if let Some(d) = &mut self.dense {
-                for fact in &self.list {
-                    if let Some(slot) = d.slot(fact) {
-                        d.bits[slot >> 6] = 0;
+                if d.bits.len() <= fill {
+                    d.bits.fill(0);
+                } else {
+                    for fact in &self.list {
+                        if let Some(slot) = d.slot(fact) {
+                            d.bits[slot >> 6] = 0;
+                        }
                     }
                 }
             }
@@ -216,7 +228,9 @@ impl<const N: usize> Rel<N> {
                 self.set.clear();
             }
             for index in &mut self.indexes {
-                if !index.table.is_empty() {
+                if index.table.len() <= fill {
+                    index.table.fill(END);
+                } else {
                     for fact in &self.list {
                         if let Some(slot) = index.slot(self.dense.as_ref(), fact) {
                             index.table[slot] = END;
@@ -530,6 +544,28 @@ mod tests {
         r.insert([11, 0]);
         assert_eq!(chain(&r, 0, [11, 0]), [[11, 0]]);
         assert_eq!(chain(&r, 1, [11, 0]), [[11, 0]]);
+    }
+
+    #[test]
+    fn clear_fills_small_boxes_and_resets_large_ones_fact_by_fact() {
+        // A 1000 x 1000 box (15 625 words, a table of 1 000 heads) with two
+        // facts: reset fact by fact; a 4 x 4 box (one word, a table of 4
+        // heads) with three: filled whole. Both must come back empty.
+        let mut large: Rel<2> = Rel::new(&[[true, false]], Some(([0, 0], [1000, 1000])));
+        let mut small: Rel<2> = Rel::new(&[[true, false]], Some(([0, 0], [4, 4])));
+        for _ in 0..2 {
+            for fact in [[3, 999], [998, 0]] {
+                assert!(large.insert(fact));
+            }
+            for fact in [[1, 2], [3, 3], [1, 0]] {
+                assert!(small.insert(fact));
+            }
+            assert_eq!(chain(&small, 0, [1, 0]), [[1, 0], [1, 2]]);
+            large.clear();
+            small.clear();
+            assert!(!large.contains(&[3, 999]) && chain(&large, 0, [998, 0]).is_empty());
+            assert!(!small.contains(&[3, 3]) && chain(&small, 0, [1, 0]).is_empty());
+        }
     }
 
     #[test]
