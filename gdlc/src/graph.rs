@@ -76,6 +76,18 @@ impl RelationGraph {
         sccs
     }
 
+    /// The index (in [`RelationGraph::components`]' order) of each node's
+    /// component, by node index.
+    pub fn component_of(&self) -> Vec<usize> {
+        let mut component = vec![0; self.graph.node_count()];
+        for (i, scc) in self.components().iter().enumerate() {
+            for n in scc {
+                component[n.index()] = i;
+            }
+        }
+        component
+    }
+
     /// Every relation that `roots` depend on, the roots included.
     pub fn cone(&self, roots: &[Relation]) -> Vec<NodeIndex> {
         let mut seen = vec![false; self.graph.node_count()];

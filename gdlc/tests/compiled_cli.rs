@@ -82,6 +82,25 @@ fn json(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
 }
 
+/// Builds the emitted crate in `dir` (binary `name`) with `cargo` into the
+/// tests' cache; the path of its binary.
+fn build(cargo: &str, dir: &Path, name: &str) -> PathBuf {
+    let build = Command::new(cargo)
+        .args(["build", "--release", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", cache().join("target"))
+        .output()
+        .expect("run cargo");
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    cache()
+        .join("target/release")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
 /// The perft text without its last line, which has the time.
 fn counts(text: &str) -> Vec<&str> {
     let lines: Vec<&str> = text.lines().collect();
@@ -101,20 +120,7 @@ fn an_emitted_crate_builds_and_counts_like_the_interpreter() {
     let run = gdlc(&[&game("tictactoe"), "-o", out.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("crate `tictactoe`"), "{}", run.stdout);
-    let build = Command::new(&cargo)
-        .args(["build", "--release", "--manifest-path"])
-        .arg(out.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", cache().join("target"))
-        .output()
-        .expect("run cargo");
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
-    let binary = cache()
-        .join("target/release")
-        .join(format!("tictactoe{}", std::env::consts::EXE_SUFFIX));
+    let binary = build(&cargo, &out, "tictactoe");
     let ours: Run = Command::new(&binary)
         .args(["perft", "--depth", "5", "--json"])
         .output()
@@ -350,20 +356,7 @@ fn a_factored_walk_counts_like_the_interpreter() {
     let out = dir.path().join("crate");
     let run = gdlc(&[p, "-o", out.to_str().unwrap(), "--strategy", "relational"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let build = Command::new(&cargo)
-        .args(["build", "--release", "--manifest-path"])
-        .arg(out.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", cache().join("target"))
-        .output()
-        .expect("run cargo");
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
-    let binary = cache()
-        .join("target/release")
-        .join(format!("line{}", std::env::consts::EXE_SUFFIX));
+    let binary = build(&cargo, &out, "line");
     let ours: Run = Command::new(&binary)
         .args(["perft", "--depth", "3", "--json"])
         .output()

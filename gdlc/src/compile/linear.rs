@@ -29,6 +29,7 @@
 //! ```
 
 use super::normalize::{Atom, Lit, Pat, Program, RelId, Rule};
+use super::plan::occurrences;
 
 /// The shape of a right-linear recursion.
 #[derive(Clone, Debug)]
@@ -89,13 +90,8 @@ fn recursive_call(rule: &Rule, p: RelId) -> Result<Option<usize>, ()> {
 /// recursive rules calling it once, their changing head arguments distinct
 /// variables that the steps bind (with the call's), and some argument
 /// passed on unchanged that no step reads.
-pub fn shape(program: &Program, p: RelId) -> Option<Linear> {
-    let node = program.graph.get(&program.relations[p])?;
-    let alone = program
-        .graph
-        .components()
-        .iter()
-        .any(|scc| scc.len() == 1 && scc[0] == node);
+pub fn shape(program: &Program, component: &[usize], p: RelId) -> Option<Linear> {
+    let alone = component.iter().filter(|&&c| c == component[p]).count() == 1;
     if !alone {
         return None;
     }
@@ -140,20 +136,9 @@ pub fn shape(program: &Program, p: RelId) -> Option<Linear> {
     }
     // Passed on: a variable found once in the head, once in the call (at
     // the same position), and nowhere else in the rule.
-    let passed_in = |rule: &Rule, k: usize| {
-        let Pat::Var(v) = rule.head.args[k] else {
-            return false;
-        };
-        let mut count = 0;
-        rule.head.args.iter().for_each(|a| {
-            a.for_each_var(&mut |w| count += usize::from(w == v));
-        });
-        for lit in &rule.body {
-            for w in lit_vars_with_repeats(lit) {
-                count += usize::from(w == v);
-            }
-        }
-        count == 2
+    let passed_in = |rule: &Rule, k: usize| match rule.head.args[k] {
+        Pat::Var(v) => occurrences(rule, v) == 2,
+        _ => false,
     };
     let (passed, kept): (Vec<usize>, Vec<usize>) = (0..arity)
         .filter(|&k| unchanged[k])
@@ -196,20 +181,6 @@ pub fn shape(program: &Program, p: RelId) -> Option<Linear> {
         passed,
         unbound_kept,
     })
-}
-
-/// Every variable occurrence of a literal, repeats included.
-fn lit_vars_with_repeats(lit: &Lit) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut push = |p: &Pat| p.for_each_var(&mut |v| out.push(v));
-    match lit {
-        Lit::Pos(a) | Lit::Neg(a) => a.args.iter().for_each(&mut push),
-        Lit::Distinct(x, y) | Lit::Same(x, y) => {
-            push(x);
-            push(y);
-        }
-    }
-    out
 }
 
 /// The rules of the reach relation `reach` of `p` (named `name`, shape

@@ -50,9 +50,15 @@ pub struct Adorned {
 /// returns the adorned relations (empty when nothing qualified or the
 /// result would not be stratified).
 pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
+    let derived = derived(program);
+    let component = program.graph.component_of();
+    let shapes: FxHashMap<RelId, Linear> = (0..program.relations.len())
+        .filter(|&r| derived[r])
+        .filter_map(|r| Some((r, linear::shape(program, &component, r)?)))
+        .collect();
     let mut excluded = FxHashSet::default();
     loop {
-        match rewrite_excluding(program, domains, &excluded) {
+        match rewrite_excluding(program, domains, &derived, &shapes, &excluded) {
             Ok(adorned) => return adorned,
             Err(materialized) => excluded.extend(materialized),
         }
@@ -67,13 +73,10 @@ pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
 fn rewrite_excluding(
     program: &mut Program,
     domains: &mut Domains,
+    derived: &[bool],
+    shapes: &FxHashMap<RelId, Linear>,
     excluded: &FxHashSet<RelId>,
 ) -> Result<Vec<Adorned>, Vec<RelId>> {
-    let derived = derived(program);
-    let shapes: FxHashMap<RelId, Linear> = (0..program.relations.len())
-        .filter(|&r| derived[r])
-        .filter_map(|r| Some((r, linear::shape(program, r)?)))
-        .collect();
     let large: Vec<bool> = (0..program.relations.len())
         .map(|r| derived[r] && domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS))
         .collect();
@@ -292,7 +295,7 @@ struct Magic<'a> {
     plain_queue: Vec<RelId>,
     rules: Vec<Rule>,
     /// The right-linear targets (see [`linear`]).
-    shapes: FxHashMap<RelId, Linear>,
+    shapes: &'a FxHashMap<RelId, Linear>,
     /// The right-linear targets too small to be targets otherwise (see
     /// [`Magic::call`] for the calls that read them materialized).
     small: FxHashSet<RelId>,
@@ -602,12 +605,7 @@ fn graph_of(relations: &[Relation], rules: &[Rule]) -> RelationGraph {
 
 /// Whether no component of the graph has a negative edge inside it.
 fn stratified(graph: &RelationGraph) -> bool {
-    let mut component = vec![0usize; graph.graph.node_count()];
-    for (i, scc) in graph.components().iter().enumerate() {
-        for n in scc {
-            component[n.index()] = i;
-        }
-    }
+    let component = graph.component_of();
     graph.graph.edge_indices().all(|e| {
         let (a, b) = graph.graph.edge_endpoints(e).expect("an edge");
         graph.graph[e] == Polarity::Positive || component[a.index()] != component[b.index()]

@@ -318,18 +318,11 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
     // last round), while tested it makes the rule run in full every round;
     // so while the rule has answers to enumerate, such a literal counts a
     // quarter of its estimate.
-    let mut component = vec![usize::MAX; program.relations.len()];
-    for (i, scc) in program.graph.components().iter().enumerate() {
-        for n in scc {
-            if let Some(c) = component.get_mut(n.index()) {
-                *c = i;
-            }
-        }
-    }
+    let component = program.graph.component_of();
     let recursive = |rule: &super::normalize::Rule, lit: &Lit| match lit {
-        Lit::Pos(a) => {
-            component[a.rel] != usize::MAX && component[a.rel] == component[rule.head.rel]
-        }
+        Lit::Pos(a) => component
+            .get(a.rel)
+            .is_some_and(|c| Some(c) == component.get(rule.head.rel)),
         _ => false,
     };
     let mut plans = Vec::new();
@@ -426,7 +419,7 @@ enum Lowered {
 }
 
 /// Occurrences of variable `v` in a rule's head and body.
-fn occurrences(rule: &super::normalize::Rule, v: usize) -> usize {
+pub(super) fn occurrences(rule: &super::normalize::Rule, v: usize) -> usize {
     let mut n = 0;
     for a in &rule.head.args {
         a.for_each_var(&mut |w| n += usize::from(w == v));
