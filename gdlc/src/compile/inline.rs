@@ -8,7 +8,10 @@
 //! are not inlined. A union (every rule of the relation copies one other
 //! relation, as skirmish's `queenMove` from `rookMove` and `bishopMove`)
 //! is inlined whatever its size: materializing it only copies facts that
-//! its callers can find in its sources.
+//! its callers can find in its sources. So is a small relation whose few
+//! callers all ask about it from the pieces on the board (skirmish's
+//! `whitePawnMove` from the squares of the pawns): materialized, it would
+//! hold the answers for every square.
 
 use super::domains::Domains;
 use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
@@ -16,6 +19,11 @@ use crate::interp::terms::TermData;
 
 /// Relations with fewer relaxed facts are cheap enough to materialize.
 const MIN_ROWS: usize = 5_000;
+/// Most calls of a relation with fewer than [`MIN_ROWS`] relaxed facts
+/// for it to be inlined (when every call asks from the pieces on the
+/// board): more callers share one materialization (chess_200's
+/// `openBetween`, called by 10 rules, lost 5 % inlined).
+const MAX_USES_WHEN_SMALL: usize = 4;
 /// Most rules a relation may have to be inlined.
 const MAX_RULES: usize = 16;
 /// Most literals in a body after inlining.
@@ -83,9 +91,10 @@ pub fn inline(program: &mut Program, domains: &Domains) -> Vec<RelId> {
     inlined
 }
 
-/// Whether relation `r` is derived, large or a union, not recursive, not
-/// a keyword, has few rules, and every use of it is positive with an
-/// argument that the caller binds elsewhere.
+/// Whether relation `r` is derived, not recursive, not a keyword, has few
+/// rules, every use of it is positive with an argument that the caller
+/// binds elsewhere, and it is large, a union, or small with a few calls
+/// that all ask from the pieces on the board (see [`asked_from_pieces`]).
 fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
     if program.class[r] == Class::Static
         || r == program.true_rel
@@ -98,9 +107,8 @@ fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
     if definitions.is_empty() || definitions.len() > MAX_RULES {
         return false;
     }
-    if domains.rows[r].is_some_and(|n| n < MIN_ROWS) && !definitions.iter().all(|d| copies(d)) {
-        return false;
-    }
+    let small =
+        domains.rows[r].is_some_and(|n| n < MIN_ROWS) && !definitions.iter().all(|d| copies(d));
     // Not recursive (directly; mutual recursion goes through another
     // relation, which is checked when that one is considered).
     if definitions.iter().any(|d| {
@@ -110,13 +118,13 @@ fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
     }) {
         return false;
     }
-    let mut used = false;
+    let mut uses = 0;
     for rule in &program.rules {
         for (i, lit) in rule.body.iter().enumerate() {
             match lit {
                 Lit::Neg(a) if a.rel == r => return false,
                 Lit::Pos(a) if a.rel == r => {
-                    used = true;
+                    uses += 1;
                     let elsewhere: Vec<usize> = rule
                         .body
                         .iter()
@@ -128,7 +136,7 @@ fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
                         Pat::Ground(_) => true,
                         _ => p.vars().iter().all(|v| elsewhere.contains(v)),
                     });
-                    if !bound {
+                    if !bound || (small && !asked_from_pieces(program, rule, a, &elsewhere)) {
                         return false;
                     }
                 }
@@ -136,7 +144,43 @@ fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
             }
         }
     }
-    used
+    uses > 0 && (!small || uses <= MAX_USES_WHEN_SMALL)
+}
+
+/// Whether `rule` asks about `call` from the pieces on the board: the
+/// variables of the call that the rule's other positive literals bind
+/// (`elsewhere`) are bound by its literals of `true` and of static
+/// relations, one of them by `true`. `(validMove ?x1 ?y1 ?x2 ?y2) :- (true
+/// (location ?x1 ?y1 ?piece)) (type ?piece pawn) (whitePawnMove ?x1 ?y1
+/// ?x2 ?y2)` asks for the moves from the squares of the pawns, where a
+/// materialized `whitePawnMove` would hold those from every square;
+/// chineseCheckers' `(stuck ?b ?player)` is asked about the marbles on the
+/// board, not about every square. A call bound by another derived relation
+/// (chess's `(occupied_by_opponent ?x ?y ?player)` at the squares a walk
+/// reaches) asks about nearly every value, and reads a materialized
+/// relation more cheaply than it would run the relation's rules.
+fn asked_from_pieces(program: &Program, rule: &Rule, call: &Atom, elsewhere: &[usize]) -> bool {
+    let reading = |state_only: bool| -> Vec<usize> {
+        rule.body
+            .iter()
+            .filter_map(|l| match l {
+                Lit::Pos(a)
+                    if a.rel == program.true_rel
+                        || (!state_only && program.class[a.rel] == Class::Static) =>
+                {
+                    Some(a.vars())
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    };
+    let (pieces, state) = (reading(false), reading(true));
+    let vars = call.vars();
+    vars.iter()
+        .filter(|v| elsewhere.contains(v))
+        .all(|v| pieces.contains(v))
+        && vars.iter().any(|v| state.contains(v))
 }
 
 /// Whether a rule only copies one relation: its body is one positive
@@ -327,7 +371,7 @@ mod tests {
     /// `slide` is a union of two small state relations (a few facts each:
     /// far below the size that makes a relation worth inlining) and
     /// `near`, as small, joins two relations; `legal` calls both with the
-    /// square of `(true (at ?x))` bound.
+    /// square of `(true (at ?x))` bound: from the pieces on the board.
     const GAME: &str = "(role a)\n(init (at 1))\n(init (free 2))\n(init (free 3))\n\
         (succ 1 2)\n(succ 2 3)\n(succ 3 4)\n\
         (<= (right ?x ?y) (succ ?x ?y) (true (free ?y)))\n\
@@ -344,7 +388,7 @@ mod tests {
         (<= terminal (true (at 3)))\n";
 
     #[test]
-    fn a_union_is_inlined_whatever_its_size() {
+    fn unions_and_small_relations_asked_from_the_pieces_are_inlined() {
         let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
         let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let p = &c.program;
@@ -353,8 +397,11 @@ mod tests {
             .iter()
             .map(|&r| p.relations[r].name.as_str())
             .collect();
-        assert_eq!(inlined, ["slide"]);
-        // `legal`'s first rule now reads `right`, its second `left`.
+        // `slide` as a union; `left` once `slide` is unfolded into `legal`
+        // (it is asked from the square of `(at ?x)` there) and `near` from
+        // the start, both small. `right` stays: the second call in `near`'s
+        // body asks from the square found by the first, not from a piece.
+        assert_eq!(inlined, ["slide", "left", "near"]);
         let reads = |name: &str| {
             p.rules.iter().any(|rule| {
                 p.relations[rule.head.rel].name == "legal"
@@ -364,6 +411,38 @@ mod tests {
                     })
             })
         };
-        assert!(reads("right") && reads("left") && reads("near") && !reads("slide"));
+        assert!(reads("right") && !reads("left") && !reads("near") && !reads("slide"));
+    }
+
+    #[test]
+    fn a_small_relation_is_inlined_only_when_every_call_asks_from_the_pieces() {
+        let inlined = |extra: &str| {
+            let text = format!(
+                "(role a) (init (at 1)) (init (free 2)) (init (free 3))
+                (succ 1 2) (succ 2 3) (succ 3 4)
+                (<= (step ?x ?y) (succ ?x ?y) (true (free ?y)))
+                (<= (legal a (go ?y)) (true (at ?x)) (step ?x ?y))
+                {extra}
+                (<= (next (at ?y)) (does a (go ?y)))
+                (<= (next (free ?y)) (true (free ?y)))
+                (goal a 100) (<= terminal (true (at 3)))"
+            );
+            let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+            let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+            let p = &c.program;
+            c.inlined
+                .iter()
+                .map(|&r| p.relations[r].name.clone())
+                .collect::<Vec<String>>()
+        };
+        // Asked from the square of `(at ?x)`: evaluated there only.
+        assert_eq!(inlined(""), ["step"]);
+        // Also asked from a static relation alone (every square it lists),
+        // or from another derived relation: materialized once for all.
+        let from_static = "(<= (legal a (any ?y)) (succ ?x 3) (step ?x ?y))";
+        assert!(inlined(from_static).is_empty());
+        let from_derived = "(<= (reach ?y) (true (at ?x)) (step ?x ?y))
+            (<= (legal a (far ?z)) (reach ?y) (step ?y ?z))";
+        assert!(inlined(from_derived).is_empty());
     }
 }
