@@ -332,7 +332,13 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
         let all_stats: Vec<Option<Stats>> = rule
             .body
             .iter()
-            .map(|l| stats(program, domains, l, nvars))
+            .map(|l| {
+                // A frame literal: `true` of the fluent the `next` head keeps.
+                let frame = matches!(l, Lit::Pos(a) if a.rel == program.true_rel
+                    && program.answers[1].contains(&rule.head.rel)
+                    && a.args.first() == rule.head.args.first());
+                stats(program, domains, l, nvars, frame)
+            })
             .collect();
         let mut pending: Vec<(&Lit, Option<&Stats>)> = rule
             .body
@@ -566,7 +572,13 @@ struct Stats {
 }
 
 /// The statistics of a positive literal (`None` for the other literals).
-fn stats(program: &Program, domains: &Domains, lit: &Lit, nvars: usize) -> Option<Stats> {
+fn stats(
+    program: &Program,
+    domains: &Domains,
+    lit: &Lit,
+    nvars: usize,
+    frame: bool,
+) -> Option<Stats> {
     let Lit::Pos(atom) = lit else { return None };
     let vars = atom.vars();
     let mut distinct = vec![1.0; nvars];
@@ -600,8 +612,16 @@ fn stats(program: &Program, domains: &Domains, lit: &Lit, nvars: usize) -> Optio
         from_rows(rows, &mut distinct)
     } else if atom.rel == program.true_rel {
         let rows = matching(&mut domains.args[program.true_rel][0].iter().map(|&f| vec![f]));
-        // About one candidate fluent in four holds in a state.
-        from_rows(rows, &mut distinct) / 4.0
+        let candidates = from_rows(rows, &mut distinct);
+        // About one candidate in four holds in a state; a frame literal
+        // as many as hold in the initial state, if fewer (the pieces on a
+        // board), but no fewer than one candidate in sixteen.
+        let initially = matching(&mut program.init.iter().map(|&f| vec![f])).len() as f64;
+        if frame {
+            (candidates / 4.0).min(initially.max(candidates / 16.0))
+        } else {
+            candidates / 4.0
+        }
     } else if atom.rel == program.does_rel {
         // One move per role.
         for &v in &vars {
@@ -680,6 +700,45 @@ mod tests {
                 ..
             }
         )));
+    }
+
+    #[test]
+    fn a_frame_literal_is_estimated_at_the_fluents_that_hold_initially() {
+        // Two pieces on a 6 x 6 board at the start (of 144 possible): the
+        // frame rule walks the pieces and tests `other` for each, rather
+        // than listing the 35 other squares of the move and testing each
+        // for a piece.
+        let mut text = String::from(
+            "(role a) (init (at 1 1 k)) (init (at 2 2 q))
+            (kind k) (kind q) (kind r) (kind b)
+            (<= (other ?x ?y ?u ?v) (coord ?x) (coord ?y) (coord ?u) (coord ?v) (distinct ?x ?u))
+            (<= (other ?x ?y ?u ?v) (coord ?x) (coord ?y) (coord ?u) (coord ?v) (distinct ?y ?v))
+            (<= (legal a (move ?x ?y ?k)) (coord ?x) (coord ?y) (kind ?k))
+            (<= (next (at ?x ?y ?k)) (does a (move ?x ?y ?k)))
+            (<= (next (at ?x ?y ?p)) (does a (move ?u ?v ?k)) (true (at ?x ?y ?p)) (other ?x ?y ?u ?v))
+            (<= terminal (true (at 6 6 k))) (goal a 100)",
+        );
+        for i in 1..=6 {
+            text += &format!(" (coord {i})");
+        }
+        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+        let c = crate::compile::analyze_with(&loaded, crate::compile::Strategy::Relational)
+            .expect("compiles");
+        let frame = c
+            .plans
+            .iter()
+            .find(|p| {
+                c.program.rules[p.rule]
+                    .text
+                    .contains("(other ?x ?y ?u ?v))")
+            })
+            .expect("the frame rule is planned");
+        assert!(
+            matches!(&frame.steps[1], Step::Table { fluent: true, bind, .. } if bind.len() == 3),
+            "{:?}",
+            frame.steps
+        );
+        assert!(!frame.steps[2].is_loop(), "{:?}", frame.steps);
     }
 
     #[test]
