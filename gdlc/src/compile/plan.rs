@@ -616,8 +616,8 @@ fn stats(
         // About one candidate in four holds in a state; a frame literal
         // as many as hold in the initial state, if fewer (the pieces on a
         // board), but no fewer than one candidate in sixteen.
-        let initially = matching(&mut program.init.iter().map(|&f| vec![f])).len() as f64;
         if frame {
+            let initially = matching(&mut program.init.iter().map(|&f| vec![f])).len() as f64;
             (candidates / 4.0).min(initially.max(candidates / 16.0))
         } else {
             candidates / 4.0
