@@ -924,7 +924,9 @@ impl RuleGen<'_> {
     /// the table has rows (so the index adds at most about as much to the
     /// generated source as the table: skirmish's 1 792 moves in a box of
     /// 4 096 keys, found per legal move, +6 % found directly), else by
-    /// binary search.
+    /// binary search among the rows of the longest prefix of the keys that
+    /// has such an index (amazons' 86 981 moves by their first four
+    /// coordinates, about nine rows each), or among all rows.
     fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
         let name = format_ident!("T{table}");
         if let Some((mins, spans)) = self.exact_box(table, keys.len()) {
@@ -940,7 +942,21 @@ impl RuleGen<'_> {
                 let spans = spans.iter().map(|&m| lit(m));
                 quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).first() }
             }
-            None => quote! { find(&#name, &[#(#keys),*]) },
+            None => {
+                // The rows of the longest prefix of the keys that has a
+                // direct index, searched for the whole key.
+                for k in (1..keys.len()).rev() {
+                    if let Some((offsets, mins, spans)) = self.offsets(table, k, max) {
+                        let mins = mins.iter().map(|&m| lit(m));
+                        let spans = spans.iter().map(|&m| lit(m));
+                        let prefix = &keys[..k];
+                        return quote! {
+                            find(boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#prefix),*]), &[#(#keys),*])
+                        };
+                    }
+                }
+                quote! { find(&#name, &[#(#keys),*]) }
+            }
         }
     }
 
@@ -1385,6 +1401,34 @@ mod tests {
             .expect("compiles")
             .code;
         assert!(code.contains("boxed_range("), "{code}");
+        assert!(!code.contains("find(&"), "{code}");
+    }
+
+    /// A term whose key box is too large for a direct index is searched for
+    /// among the rows of the longest prefix of its key that has one: the
+    /// moves `(go x y)` with `y` 100 or 200 above `x` span 12 × 48 keys for
+    /// 24 rows, but their first coordinates only 12.
+    #[test]
+    fn a_term_is_searched_for_among_the_rows_of_an_indexed_prefix() {
+        let mut text = String::from(
+            "(role a) (init (at 1))
+            (<= (legal a (go ?x ?y)) (true (at ?x)) (adj ?x ?y))
+            (<= (next (at ?y)) (does a (go ?x ?y)))
+            (goal a 100) (<= terminal (true (at 0)))",
+        );
+        for x in 1..=12u32 {
+            text += &format!(
+                " (init (at {x})) (adj {x} {}) (adj {x} {})",
+                x + 100,
+                x + 200
+            );
+        }
+        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+        let code = generate_with(&loaded, Strategy::Relational)
+            .expect("compiles")
+            .code;
+        let compact: String = code.split_whitespace().collect();
+        assert!(compact.contains("find(boxed_range(&T"), "{code}");
         assert!(!code.contains("find(&"), "{code}");
     }
 }
