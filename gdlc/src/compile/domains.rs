@@ -85,6 +85,8 @@ pub struct RelaxedWork {
     pub joins: usize,
     /// Evaluations of a rule argument by argument.
     pub by_argument: usize,
+    /// Facts added to the relations whose facts are enumerated.
+    pub facts: usize,
 }
 
 impl Domains {
@@ -594,6 +596,10 @@ enum Mode<'h> {
     /// One per binding of the head's variables (these): once they are all
     /// bound, the rest of the body only needs a witness, as in the plans.
     Heads(&'h [usize]),
+    /// As [`Mode::Heads`], for a head that keeps only its domains: a
+    /// binding whose every head argument's value is known already needs no
+    /// witness (it would add nothing).
+    Domains(&'h [usize]),
     /// The first one.
     First,
 }
@@ -643,6 +649,7 @@ impl<'a> Grounder<'a> {
         match &mut self.tuples[r] {
             Some(t) => {
                 let new = t.insert(row);
+                self.work.facts += usize::from(new);
                 if t.rows.len() > self.limits.rows {
                     // Its readers must now see it argument by argument.
                     self.tuples[r] = None;
@@ -1011,7 +1018,11 @@ impl<'a> Grounder<'a> {
                     &mut pending,
                     &mut binding,
                     &mut work,
-                    Mode::Heads(&head_vars),
+                    if self.tuples[r].is_some() {
+                        Mode::Heads(&head_vars)
+                    } else {
+                        Mode::Domains(&head_vars)
+                    },
                     &mut |b: &[Option<TermId>]| {
                         found += 1;
                         heads.extend(
@@ -1036,7 +1047,12 @@ impl<'a> Grounder<'a> {
                 order.sort_unstable_by(|&a, &b| head(a).cmp(head(b)));
                 order.dedup_by(|a, b| head(*a) == head(*b));
                 let mut full = vec![0; rule.vars.len()];
-                let mut row: Vec<TermId> = Vec::with_capacity(rule.head.args.len());
+                let arity = rule.head.args.len();
+                // The facts not known yet (a known one changes nothing), one
+                // after the other.
+                let mut new: Vec<TermId> = Vec::new();
+                let mut count = 0usize;
+                let mut row: Vec<TermId> = Vec::with_capacity(arity);
                 for i in order {
                     for (&v, &t) in head_vars.iter().zip(head(i)) {
                         full[v] = t;
@@ -1045,12 +1061,27 @@ impl<'a> Grounder<'a> {
                     for a in &rule.head.args {
                         row.push(instantiate(&mut self.program.store, a, &full));
                     }
-                    // A known fact changes nothing (its values are known).
                     if !self.tuples[r]
                         .as_ref()
                         .is_some_and(|t| t.rows.contains(row.as_slice()))
                     {
-                        changed |= self.add(r, row.as_slice().into());
+                        new.extend_from_slice(&row);
+                        count += 1;
+                    }
+                }
+                if self.len(r) + count > self.limits.rows {
+                    // Past the limit: only the domains are kept, so the
+                    // facts need not be indexed first (chess's threat
+                    // relations overflow with 400 000 facts at once).
+                    self.tuples[r] = None;
+                    self.grew[r] = true;
+                    changed = true;
+                    for (k, &t) in new.iter().enumerate() {
+                        self.grew[r] |= self.dom[r][k % arity].insert(t);
+                    }
+                } else {
+                    for k in 0..count {
+                        changed |= self.add(r, new[k * arity..(k + 1) * arity].into());
                     }
                 }
             }
@@ -1307,10 +1338,22 @@ impl<'a> Grounder<'a> {
             return r;
         }
         // The head is bound: one witness for the rest of the body.
-        if let Mode::Heads(head) = mode {
+        if let Mode::Heads(head) | Mode::Domains(head) = mode {
             if head.iter().all(|&v| binding[v].is_some())
                 && pending.iter().any(|&i| matches!(rule.body[i], Lit::Pos(_)))
             {
+                // A head that keeps only its domains and has every value
+                // already gains nothing from a witness.
+                if let Mode::Domains(_) = mode {
+                    let r = rule.head.rel;
+                    let known = rule.head.args.iter().enumerate().all(|(p, arg)| {
+                        lookup_bound(&self.program.store, arg, binding)
+                            .is_some_and(|t| self.dom[r][p].contains(&t))
+                    });
+                    if known {
+                        return Ok(());
+                    }
+                }
                 let unbound: Vec<usize> = (0..binding.len())
                     .filter(|&v| binding[v].is_none())
                     .collect();
@@ -1509,7 +1552,8 @@ impl<'a> Grounder<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{compute_within, Domains, Limits};
+    use super::{compute_within, Domains, Grounder, Limits, Mode};
+    use crate::compile::normalize::{Program, Rule};
     use crate::compile::{analyze, normalize};
 
     /// The domains of a description under the given limits, and the index
@@ -1524,6 +1568,105 @@ mod tests {
             .position(|r| r.to_string() == name)
             .expect("the relation");
         (d, r)
+    }
+
+    /// Runs the relaxed evaluation of a description to its fixpoint and
+    /// hands the grounder and the rules to `f`.
+    fn at_fixpoint(text: &str, limits: Limits, f: impl FnOnce(&mut Grounder, &[Rule])) {
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let mut program: Program =
+            normalize::normalize(&loaded.analysis.rules).expect("normalizes");
+        let n = program.relations.len();
+        let rules = std::mem::take(&mut program.rules);
+        let mut g = Grounder::new(&mut program, limits);
+        g.fixpoint(&rules, n).expect("computes");
+        f(&mut g, &rules);
+    }
+
+    /// How many bindings a join of `rule`'s whole body in `mode` hands
+    /// over, and the work it counts.
+    fn join_all(g: &mut Grounder, rule: &Rule, mode: Mode<'_>) -> (usize, usize) {
+        let mut binding = vec![None; rule.vars.len()];
+        let mut pending: Vec<usize> = (0..rule.body.len()).collect();
+        let (mut out, mut work) = (0, 0);
+        let result = g.join(
+            rule,
+            None,
+            &mut pending,
+            &mut binding,
+            &mut work,
+            mode,
+            &mut |_| out += 1,
+        );
+        assert!(result.is_ok());
+        (out, work)
+    }
+
+    /// A game with `rule` for `q`, whose 4 × 4 × 4 × 4 facts are over a
+    /// limit of 100, so only its domains are kept (a rule that reads `true`
+    /// is not evaluated before the game starts).
+    fn four_columns(rule: &str) -> String {
+        let mut text = format!(
+            "(role a) (<= (next (c ?k)) (true (c ?k))) (legal a go)
+            (goal a 100) (<= terminal (true d)) (<= (goal a 0) (true d) (q ?x ?y ?z ?w))
+            {rule}"
+        );
+        for x in 1..=4 {
+            text += &format!(" (init (c {x})) (g {x})");
+            for y in 1..=4 {
+                for z in 1..=4 {
+                    text += &format!(" (f {x} {y} {z})");
+                }
+            }
+        }
+        for b in 1..=100 {
+            text += &format!(" (k {b})");
+        }
+        text
+    }
+
+    const FOUR_COLUMNS: Limits = Limits {
+        rows: 100,
+        join_work: 100_000,
+    };
+
+    #[test]
+    fn a_head_that_keeps_only_known_domains_needs_no_witness() {
+        // Once `?x ?y ?z ?w` are bound, `(k ?b)` needs a witness; for a head
+        // that keeps only its domains, all of which are known at the
+        // fixpoint, the binding adds nothing: no witness is looked for.
+        let text = four_columns("(<= (q ?x ?y ?z ?w) (true (c 1)) (g ?w) (f ?x ?y ?z) (k ?b))");
+        at_fixpoint(&text, FOUR_COLUMNS, |g, rules| {
+            let q = rules
+                .iter()
+                .find(|r| r.text.starts_with("(<= (q"))
+                .expect("q");
+            assert!(g.tuples[q.head.rel].is_none(), "q keeps only its domains");
+            let vars = q.head.vars();
+            let (heads, with_witness) = join_all(g, q, Mode::Heads(&vars));
+            assert_eq!(heads, 256);
+            let (domains, without) = join_all(g, q, Mode::Domains(&vars));
+            assert_eq!(domains, 0);
+            assert!(
+                without + 256 <= with_witness,
+                "{without} against {with_witness}"
+            );
+        });
+    }
+
+    #[test]
+    fn a_relation_past_the_limit_at_once_indexes_none_of_its_facts() {
+        // `q` gets 256 facts in one step of a join (its body does not fall
+        // apart), over the limit of 100: it keeps only its domains without
+        // indexing any of them first.
+        let rule = "(<= (q ?x ?y ?z ?w) (true (c ?z)) (f ?x ?y ?z) (f ?w ?y ?z))";
+        let (with, q) = relaxed(&four_columns(rule), FOUR_COLUMNS, "q/4");
+        // The same relations read, no fact derived.
+        let none = "(<= (q ?x ?y ?z ?w) (true (e ?z)) (f ?x ?y ?z) (f ?w ?y ?z))";
+        let (without, _) = relaxed(&four_columns(none), FOUR_COLUMNS, "q/4");
+        assert_eq!(with.rows[q], None);
+        assert!(with.args[q].iter().all(|d| d.len() == 4));
+        assert_eq!(with.work.facts, without.work.facts, "{:?}", with.work);
     }
 
     fn fluents(text: &str) -> Vec<String> {
