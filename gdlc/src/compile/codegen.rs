@@ -1405,9 +1405,10 @@ mod tests {
     }
 
     /// A term whose key box is too large for a direct index is searched for
-    /// among the rows of the longest prefix of its key that has one: the
-    /// moves `(go x y)` with `y` 100 or 200 above `x` span 12 × 48 keys for
-    /// 24 rows, but their first coordinates only 12.
+    /// among the rows of the longest prefix of its key that has one: the 24
+    /// moves `(go x y)`, `y` 100 or 200 above `x`, span at least 12 × 24
+    /// keys, more than a direct index gets (4 × 24 + 64 slots), but their
+    /// first coordinates only 12.
     #[test]
     fn a_term_is_searched_for_among_the_rows_of_an_indexed_prefix() {
         let mut text = String::from(
