@@ -1603,8 +1603,8 @@ mod tests {
     }
 
     /// A game with `rule` for `q`, whose 4 × 4 × 4 × 4 facts are over a
-    /// limit of 100, so only its domains are kept (a rule that reads `true`
-    /// is not evaluated before the game starts).
+    /// limit of 100, so only its domains are kept (the rule reads `true`,
+    /// or normalization would make its facts static).
     fn four_columns(rule: &str) -> String {
         let mut text = format!(
             "(role a) (<= (next (c ?k)) (true (c ?k))) (legal a go)
