@@ -41,10 +41,10 @@ pub fn report(c: &Compiled, game: &str) -> String {
     let work = c.domains.work;
     let _ = writeln!(
         out,
-        "domains: relaxed evaluation in {} rounds, {} rule joins ({} facts indexed), {} rule \
-         evaluations argument by argument (a rule whose join is too large, or that reads a \
-         relation with too many facts)",
-        work.rounds, work.joins, work.facts, work.by_argument
+        "domains: relaxed evaluation in {} rounds, {} rule joins ({} candidate facts tried, {} \
+         facts indexed), {} rule evaluations argument by argument (a rule whose join is too \
+         large, or that reads a relation with too many facts)",
+        work.rounds, work.joins, work.tried, work.facts, work.by_argument
     );
     match &c.ground {
         Ok(g) => {
