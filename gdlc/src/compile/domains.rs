@@ -473,41 +473,43 @@ impl Tuples {
     /// Indexes of the rows whose `places` hold `key`, in the order of the
     /// rows.
     fn lookup_inner(&mut self, places: &[Place], key: &[TermId], store: &TermStore) -> &[u32] {
-        let at = match self.inner.iter().position(|(p, _)| **p == *places) {
-            Some(at) => at,
-            None => {
-                let mut index = Index::default();
-                for (i, row) in self.rows.iter().enumerate() {
-                    if let Some(k) = place_key(store, row, places) {
-                        index.entry(k).or_default().push(i as u32);
-                    }
-                }
-                self.inner.push((places.into(), index));
-                self.inner.len() - 1
-            }
-        };
-        self.inner[at].1.get(key).map_or(&[][..], |v| v.as_slice())
+        let index = index_on(&mut self.inner, &self.rows, places, |row| {
+            place_key(store, row, places)
+        });
+        index.get(key).map_or(&[][..], |v| v.as_slice())
     }
 
     /// Indexes of the rows whose `positions` hold `key`.
     fn lookup(&mut self, positions: &[usize], key: &[TermId]) -> &[u32] {
-        let at = match self.indexes.iter().position(|(p, _)| **p == *positions) {
-            Some(at) => at,
-            None => {
-                let mut index = Index::default();
-                for (i, row) in self.rows.iter().enumerate() {
-                    let k: Box<[TermId]> = positions.iter().map(|&p| row[p]).collect();
+        let index = index_on(&mut self.indexes, &self.rows, positions, |row| {
+            Some(positions.iter().map(|&p| row[p]).collect())
+        });
+        index.get(key).map_or(&[][..], |v| v.as_slice())
+    }
+}
+
+/// The index of `indexes` keyed on `spec`, built over `rows` when missing
+/// (`key_of` a row: its key, or `None` to leave it out).
+fn index_on<'i, S: PartialEq + Clone>(
+    indexes: &'i mut Vec<(Box<[S]>, Index)>,
+    rows: &IndexSet<Box<[TermId]>, FxBuildHasher>,
+    spec: &[S],
+    key_of: impl Fn(&[TermId]) -> Option<Box<[TermId]>>,
+) -> &'i Index {
+    let at = match indexes.iter().position(|(s, _)| **s == *spec) {
+        Some(at) => at,
+        None => {
+            let mut index = Index::default();
+            for (i, row) in rows.iter().enumerate() {
+                if let Some(k) = key_of(row) {
                     index.entry(k).or_default().push(i as u32);
                 }
-                self.indexes.push((positions.into(), index));
-                self.indexes.len() - 1
             }
-        };
-        self.indexes[at]
-            .1
-            .get(key)
-            .map_or(&[][..], |v| v.as_slice())
-    }
+            indexes.push((spec.into(), index));
+            indexes.len() - 1
+        }
+    };
+    &indexes[at].1
 }
 
 /// The relaxed evaluation: every rule with its negative literals dropped,
