@@ -936,28 +936,22 @@ impl RuleGen<'_> {
             return quote! { box_slot(&[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).map(|s| &#name[s]) };
         }
         let max = (4 * self.tables.tables[table].rows.len() + 64).min(MAX_OFFSETS);
-        match self.offsets(table, keys.len(), max) {
-            Some((offsets, mins, spans)) => {
+        // The rows of the longest prefix of the keys (all of them first)
+        // that has a direct index; searched for the whole key when shorter.
+        for k in (1..=keys.len()).rev() {
+            if let Some((offsets, mins, spans)) = self.offsets(table, k, max) {
                 let mins = mins.iter().map(|&m| lit(m));
                 let spans = spans.iter().map(|&m| lit(m));
-                quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).first() }
-            }
-            None => {
-                // The rows of the longest prefix of the keys that has a
-                // direct index, searched for the whole key.
-                for k in (1..keys.len()).rev() {
-                    if let Some((offsets, mins, spans)) = self.offsets(table, k, max) {
-                        let mins = mins.iter().map(|&m| lit(m));
-                        let spans = spans.iter().map(|&m| lit(m));
-                        let prefix = &keys[..k];
-                        return quote! {
-                            find(boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#prefix),*]), &[#(#keys),*])
-                        };
-                    }
-                }
-                quote! { find(&#name, &[#(#keys),*]) }
+                let prefix = &keys[..k];
+                let rows = quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#prefix),*]) };
+                return if k == keys.len() {
+                    quote! { #rows.first() }
+                } else {
+                    quote! { find(#rows, &[#(#keys),*]) }
+                };
             }
         }
+        quote! { find(&#name, &[#(#keys),*]) }
     }
 
     /// The box of the first `k` columns of table `table` (smallest values
@@ -1378,28 +1372,35 @@ mod tests {
         assert_ne!(key(&f([4, 9, 2])), key(&f([4, 9, 4])));
     }
 
+    /// The relational code of a game whose moves `(go ?x ?y)` follow the
+    /// `adj` facts among `facts`, from `(at 1)` until `(at end)`.
+    fn moves_code(end: u32, facts: &str) -> String {
+        let text = format!(
+            "(role a) (init (at 1))
+            (<= (legal a (go ?x ?y)) (true (at ?x)) (adj ?x ?y))
+            (<= (next (at ?y)) (does a (go ?x ?y)))
+            (goal a 100) (<= terminal (true (at {end}))){facts}"
+        );
+        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+        generate_with(&loaded, Strategy::Relational)
+            .expect("compiles")
+            .code
+    }
+
     /// A legal move `(go ?x ?y)` is looked up by the ids of `?x` and `?y`
     /// in the table of the moves: 34 moves in a box of 12 × 12 keys, which
     /// a direct index of 145 offsets serves (no binary search per move).
     #[test]
     fn a_term_is_found_through_a_direct_index_of_up_to_four_slots_per_row() {
-        let mut text = String::from(
-            "(role a) (init (at 1))
-            (<= (legal a (go ?x ?y)) (true (at ?x)) (adj ?x ?y))
-            (<= (next (at ?y)) (does a (go ?x ?y)))
-            (goal a 100) (<= terminal (true (at 12)))",
-        );
+        let mut facts = String::new();
         for x in 1..=12u32 {
             for y in 1..=12 {
                 if x.abs_diff(y) <= 1 {
-                    text += &format!(" (adj {x} {y})");
+                    facts += &format!(" (adj {x} {y})");
                 }
             }
         }
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        let code = generate_with(&loaded, Strategy::Relational)
-            .expect("compiles")
-            .code;
+        let code = moves_code(12, &facts);
         assert!(code.contains("boxed_range("), "{code}");
         assert!(!code.contains("find(&"), "{code}");
     }
@@ -1411,23 +1412,15 @@ mod tests {
     /// first coordinates only 12.
     #[test]
     fn a_term_is_searched_for_among_the_rows_of_an_indexed_prefix() {
-        let mut text = String::from(
-            "(role a) (init (at 1))
-            (<= (legal a (go ?x ?y)) (true (at ?x)) (adj ?x ?y))
-            (<= (next (at ?y)) (does a (go ?x ?y)))
-            (goal a 100) (<= terminal (true (at 0)))",
-        );
+        let mut facts = String::new();
         for x in 1..=12u32 {
-            text += &format!(
+            facts += &format!(
                 " (init (at {x})) (adj {x} {}) (adj {x} {})",
                 x + 100,
                 x + 200
             );
         }
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        let code = generate_with(&loaded, Strategy::Relational)
-            .expect("compiles")
-            .code;
+        let code = moves_code(0, &facts);
         let compact: String = code.split_whitespace().collect();
         assert!(compact.contains("find(boxed_range(&T"), "{code}");
         assert!(!code.contains("find(&"), "{code}");

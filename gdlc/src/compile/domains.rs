@@ -691,6 +691,17 @@ enum Candidates {
     Product(Vec<Vec<TermId>>),
 }
 
+impl Candidates {
+    /// How many facts there are.
+    fn len(&self) -> usize {
+        match self {
+            Candidates::Range(range) => range.len(),
+            Candidates::Rows(ids) => ids.len(),
+            Candidates::Product(rows) => rows.len(),
+        }
+    }
+}
+
 /// Why a join stopped before enumerating every binding.
 enum Halt {
     /// Too much work: the rule is evaluated argument by argument.
@@ -1586,11 +1597,7 @@ impl<'a> Grounder<'a> {
                         .collect(),
                 )
             };
-            let n = match &by_positions {
-                Candidates::Range(range) => range.len(),
-                Candidates::Rows(ids) => ids.len(),
-                Candidates::Product(rows) => rows.len(),
-            };
+            let n = by_positions.len();
             counted = Some(n);
             // A compound argument bound in part: the facts with its bound
             // children (`legal2`'s moves to a square, not all of a
@@ -1648,11 +1655,7 @@ impl<'a> Grounder<'a> {
             }
             Candidates::Product(rows)
         };
-        let count = match &candidates {
-            Candidates::Range(range) => range.len(),
-            Candidates::Rows(ids) => ids.len(),
-            Candidates::Product(rows) => rows.len(),
-        };
+        let count = candidates.len();
         self.work.tried += count;
         *work += counted.unwrap_or(count);
         if *work > self.limits.join_work {
