@@ -194,6 +194,10 @@ fn walks_driver(g: &GroundRule, copies: Option<&WordCopies>) -> bool {
     g.driven && copies.is_none_or(|c| c.by_driver)
 }
 
+/// The most tests of an instance combined without branching (see
+/// [`rule_fn`]).
+const MAX_BRANCHLESS_TESTS: usize = 2;
+
 /// The function evaluating a rule's instances: sets the head of each
 /// instance whose literals hold; `true` if a bit was set.
 fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> TokenStream {
@@ -208,12 +212,13 @@ fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> To
             quote! { !bit(v, #b) }
         }
     };
-    let tests = (first..=g.pos + g.neg)
+    let tests: Vec<TokenStream> = (first..=g.pos + g.neg)
         .filter(|k| !g.guards.contains(k))
         .map(|k| {
             let i = Literal::usize_unsuffixed(k);
             test(k, quote! { g[#i] })
-        });
+        })
+        .collect();
     let guards = g.guards.iter().map(|&k| {
         let b = lit(g.rows[0][k]);
         test(k, quote! { #b })
@@ -248,6 +253,18 @@ fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> To
                 changed |= v[d] != old || v[e] != next;
             }
         }
+        // Up to two tests are combined without branching (`&`, not `&&`):
+        // whether an instance holds is data a branch would mispredict.
+        // More are tested one after the other, to stop at the first that
+        // fails (connectFour's lines of four).
+        None if (1..=MAX_BRANCHLESS_TESTS).contains(&tests.len()) => quote! {
+            if bit(v, g[0]) {
+                continue;
+            }
+            let holds = true #(& #tests)*;
+            set_if(v, g[0], holds);
+            changed |= holds;
+        },
         None => quote! {
             if bit(v, g[0]) {
                 continue;
@@ -378,6 +395,12 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
         #[inline(always)]
         fn set(v: &mut [u64; BITS], b: u32) {
             v[(b >> 6) as usize & (BITS - 1)] |= 1u64 << (b & 63);
+        }
+
+        /// Sets bit `b` of `v` if `holds`, without branching.
+        #[inline(always)]
+        fn set_if(v: &mut [u64; BITS], b: u32, holds: bool) {
+            v[(b >> 6) as usize & (BITS - 1)] |= (holds as u64) << (b & 63);
         }
     }
 }
@@ -517,5 +540,57 @@ fn answer_methods() -> TokenStream {
                 _ => None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{generate_with, Strategy};
+
+    /// The generated function of the rule whose text is `rule`.
+    fn rule_fn_code<'a>(code: &'a str, rule: &str) -> &'a str {
+        let start = code
+            .find(&format!("/// {rule}"))
+            .expect("the rule's function");
+        let end = code[start + 4..]
+            .find("/// (<=")
+            .map_or(code.len(), |e| start + 4 + e);
+        &code[start..end]
+    }
+
+    /// A rule instance with one or two tests besides its driver sets its
+    /// head without a branch on them; one with three tests them one after
+    /// the other, stopping at the first that fails.
+    #[test]
+    fn up_to_two_tests_are_combined_without_branching() {
+        let game =
+            "(role a)\n(init (f on 1))\n(n 1)\n(n 2)\n(n 3)\n(k on)\n(k off)\n(k up)\n(k top)\n\
+            (<= (legal a (put ?k ?x)) (k ?k) (n ?x))\n\
+            (<= (next (f ?k ?x)) (does a (put ?k ?x)))\n\
+            (<= (next (f ?k ?x)) (true (f ?k ?x)))\n\
+            (<= (free ?x) (true (f on ?x)) (true (f up ?x)) (not (true (f off ?x))))\n\
+            (<= (line ?x) (true (f on ?x)) (true (f up ?x)) (true (f off ?x)) (true (f top ?x)))\n\
+            (<= terminal (line 3))\n(<= terminal (free 2))\n(goal a 100)\n";
+        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
+        let code = generate_with(&loaded, Strategy::Ground)
+            .expect("compiles")
+            .code;
+        let two = rule_fn_code(
+            &code,
+            "(<= (free ?x) (true (f on ?x)) (true (f up ?x)) (not (true (f off ?x))))",
+        );
+        assert!(
+            two.contains("let holds = true & bit(v, g[2]) & !bit(v, g[3]);")
+                && two.contains("set_if(v, g[0], holds)"),
+            "{two}"
+        );
+        let three = rule_fn_code(
+            &code,
+            "(<= (line ?x) (true (f on ?x)) (true (f up ?x)) (true (f off ?x)) (true (f top ?x)))",
+        );
+        assert!(
+            three.contains("if true && bit(v, g[2]) && bit(v, g[3]) && bit(v, g[4])"),
+            "{three}"
+        );
     }
 }
