@@ -2,9 +2,13 @@
 # Side by side, two builds of gdlc (e.g. the previous commit's and this
 # one's) on corpus games: each game is compiled with each binary, the
 # crates are built (one target directory per binary), then the two
-# reasoners run `mc --seconds S` alternately, twice. Needs ../shared
-# beside the checkout.
-# Usage: [SECONDS_EACH=2] scripts/compare-builds.sh GDLC_A GDLC_B ticTacToe connectFour ...
+# reasoners run alternately, ROUNDS times (default 2): `mc --seconds S`
+# (states/s), or with PLAYOUTS=N a fixed run `mc --playouts N --seed 1`
+# timed in CPU seconds (user + system; steadier than a rate when the
+# machine is noisy), followed by the speed ratio b/a of the fastest runs
+# and of the medians (GNU time, /usr/bin/time). Needs ../shared beside
+# the checkout.
+# Usage: [SECONDS_EACH=2] [ROUNDS=2] [PLAYOUTS=N] scripts/compare-builds.sh GDLC_A GDLC_B ticTacToe connectFour ...
 set -u
 cd "$(dirname "$0")/.."
 A=$1
@@ -12,6 +16,8 @@ B=$2
 shift 2
 OUT=$PWD/target/compare-builds
 S=${SECONDS_EACH:-2}
+ROUNDS=${ROUNDS:-2}
+PLAYOUTS=${PLAYOUTS:-}
 for g in "$@"; do
   for side in a b; do
     gdlc=$([ "$side" = a ] && echo "$A" || echo "$B")
@@ -21,10 +27,26 @@ for g in "$@"; do
       || { echo "$g $side: build failed"; continue 2; }
   done
   bin=$(grep '^name' "$OUT/a/$g/Cargo.toml" | cut -d'"' -f2)
-  for round in 1 2; do
+  times_a=""
+  times_b=""
+  for ((round = 1; round <= ROUNDS; round++)); do
     for side in a b; do
-      r=$("$OUT/target-$side/release/$bin" mc --seconds "$S" | head -1 | sed 's/.*playouts\/s, //')
-      echo "$g $side round $round: $r (load $(cut -d' ' -f1 /proc/loadavg))"
+      if [ -n "$PLAYOUTS" ]; then
+        t=$( { /usr/bin/time -f "%U %S" "$OUT/target-$side/release/$bin" mc --playouts "$PLAYOUTS" --seed 1 > /dev/null; } 2>&1 | awk '{print $1 + $2}')
+        [ "$side" = a ] && times_a="$times_a $t" || times_b="$times_b $t"
+        echo "$g $side round $round: $t CPU s (load $(cut -d' ' -f1 /proc/loadavg))"
+      else
+        r=$("$OUT/target-$side/release/$bin" mc --seconds "$S" | head -1 | sed 's/.*playouts\/s, //')
+        echo "$g $side round $round: $r (load $(cut -d' ' -f1 /proc/loadavg))"
+      fi
     done
   done
+  if [ -n "$PLAYOUTS" ]; then
+    python3 -c "
+import statistics, sys
+a = [float(x) for x in sys.argv[1].split()]
+b = [float(x) for x in sys.argv[2].split()]
+print('$g: speed b/a %.3f by the fastest runs, %.3f by the medians' % (min(a) / min(b), statistics.median(a) / statistics.median(b)))
+" "$times_a" "$times_b"
+  fi
 done

@@ -11,6 +11,7 @@ use super::layers::Layers;
 use super::normalize::Program;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
+use rustc_hash::FxHashMap;
 
 /// The generated module.
 pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Ground) -> String {
@@ -90,6 +91,10 @@ pub(super) fn layer_items(
 ) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut tables = Vec::new();
     let mut fns = Vec::new();
+    let mut instances_of_head: FxHashMap<u32, usize> = FxHashMap::default();
+    for row in ground.rules.iter().flatten().flat_map(|g| &g.rows) {
+        *instances_of_head.entry(row[0]).or_default() += 1;
+    }
     for (i, layer) in layers.layers.iter().enumerate() {
         if !chosen(i) {
             continue;
@@ -126,7 +131,12 @@ pub(super) fn layer_items(
         for g in rules {
             let copies = g.word_copies();
             tables.push(rule_table(g, copies.as_ref(), arrays));
-            fns.push(rule_fn(program, g, copies.as_ref()));
+            // Each instance sets a head no other instance sets, and no
+            // evaluation of the layer comes before (it is not recursive):
+            // no head can be set already.
+            let heads_unset =
+                !layer.recursive && g.rows.iter().all(|row| instances_of_head[&row[0]] == 1);
+            fns.push(rule_fn(program, g, copies.as_ref(), heads_unset));
         }
     }
     (tables, fns)
@@ -199,8 +209,15 @@ fn walks_driver(g: &GroundRule, copies: Option<&WordCopies>) -> bool {
 const MAX_BRANCHLESS_TESTS: usize = 2;
 
 /// The function evaluating a rule's instances: sets the head of each
-/// instance whose literals hold; `true` if a bit was set.
-fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> TokenStream {
+/// instance whose literals hold; `true` if a bit was set. When
+/// `heads_unset`, no head can be set before its instance is visited, and
+/// the instances do not test it first.
+fn rule_fn(
+    program: &Program,
+    g: &GroundRule,
+    copies: Option<&WordCopies>,
+    heads_unset: bool,
+) -> TokenStream {
     let name = format_ident!("rule_{}", g.rule);
     let table = format_ident!("G{}", g.rule);
     let doc = format!(" {}", program.rules[g.rule].text);
@@ -227,6 +244,13 @@ fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> To
         quote! {
             if !(true #(&& #guards)*) {
                 return false;
+            }
+        }
+    });
+    let skip_set_head = (!heads_unset).then(|| {
+        quote! {
+            if bit(v, g[0]) {
+                continue;
             }
         }
     });
@@ -258,17 +282,13 @@ fn rule_fn(program: &Program, g: &GroundRule, copies: Option<&WordCopies>) -> To
         // More are tested one after the other, to stop at the first that
         // fails (connectFour's lines of four).
         None if (1..=MAX_BRANCHLESS_TESTS).contains(&tests.len()) => quote! {
-            if bit(v, g[0]) {
-                continue;
-            }
+            #skip_set_head
             let holds = true #(& #tests)*;
             set_if(v, g[0], holds);
             changed |= holds;
         },
         None => quote! {
-            if bit(v, g[0]) {
-                continue;
-            }
+            #skip_set_head
             if true #(&& #tests)* {
                 set(v, g[0]);
                 changed = true;
@@ -558,39 +578,60 @@ mod tests {
         &code[start..end]
     }
 
+    /// A ground game with fluents `(f ?k ?x)`: `free` and `line` have one
+    /// instance per head, `busy` three instances of one head.
+    const GAME: &str =
+        "(role a)\n(init (f on 1))\n(n 1)\n(n 2)\n(n 3)\n(k on)\n(k off)\n(k up)\n(k top)\n\
+        (<= (legal a (put ?k ?x)) (k ?k) (n ?x))\n\
+        (<= (next (f ?k ?x)) (does a (put ?k ?x)))\n\
+        (<= (next (f ?k ?x)) (true (f ?k ?x)))\n\
+        (<= (free ?x) (true (f on ?x)) (true (f up ?x)) (not (true (f off ?x))))\n\
+        (<= (line ?x) (true (f on ?x)) (true (f up ?x)) (true (f off ?x)) (true (f top ?x)))\n\
+        (<= busy (true (f on ?x)) (true (f top ?x)) (not (true (f off ?x))))\n\
+        (<= terminal (line 3))\n(<= terminal (free 2))\n(<= terminal busy)\n(goal a 100)\n";
+
+    const FREE: &str = "(<= (free ?x) (true (f on ?x)) (true (f up ?x)) (not (true (f off ?x))))";
+    const LINE: &str =
+        "(<= (line ?x) (true (f on ?x)) (true (f up ?x)) (true (f off ?x)) (true (f top ?x)))";
+    const BUSY: &str = "(<= busy (true (f on ?x)) (true (f top ?x)) (not (true (f off ?x))))";
+
+    fn code() -> String {
+        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
+        generate_with(&loaded, Strategy::Ground)
+            .expect("compiles")
+            .code
+    }
+
     /// A rule instance with one or two tests besides its driver sets its
     /// head without a branch on them; one with three tests them one after
     /// the other, stopping at the first that fails.
     #[test]
     fn up_to_two_tests_are_combined_without_branching() {
-        let game =
-            "(role a)\n(init (f on 1))\n(n 1)\n(n 2)\n(n 3)\n(k on)\n(k off)\n(k up)\n(k top)\n\
-            (<= (legal a (put ?k ?x)) (k ?k) (n ?x))\n\
-            (<= (next (f ?k ?x)) (does a (put ?k ?x)))\n\
-            (<= (next (f ?k ?x)) (true (f ?k ?x)))\n\
-            (<= (free ?x) (true (f on ?x)) (true (f up ?x)) (not (true (f off ?x))))\n\
-            (<= (line ?x) (true (f on ?x)) (true (f up ?x)) (true (f off ?x)) (true (f top ?x)))\n\
-            (<= terminal (line 3))\n(<= terminal (free 2))\n(goal a 100)\n";
-        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
-        let code = generate_with(&loaded, Strategy::Ground)
-            .expect("compiles")
-            .code;
-        let two = rule_fn_code(
-            &code,
-            "(<= (free ?x) (true (f on ?x)) (true (f up ?x)) (not (true (f off ?x))))",
-        );
+        let code = code();
+        let two = rule_fn_code(&code, FREE);
         assert!(
             two.contains("let holds = true & bit(v, g[2]) & !bit(v, g[3]);")
                 && two.contains("set_if(v, g[0], holds)"),
             "{two}"
         );
-        let three = rule_fn_code(
-            &code,
-            "(<= (line ?x) (true (f on ?x)) (true (f up ?x)) (true (f off ?x)) (true (f top ?x)))",
-        );
+        let three = rule_fn_code(&code, LINE);
         assert!(
             three.contains("if true && bit(v, g[2]) && bit(v, g[3]) && bit(v, g[4])"),
             "{three}"
         );
+    }
+
+    /// An instance tests whether its head is already set only when another
+    /// instance sets the same head.
+    #[test]
+    fn only_a_head_of_several_instances_is_tested_before_its_instance() {
+        let code = code();
+        let skip = "if bit(v, g[0]) {";
+        for unique in [FREE, LINE] {
+            let f = rule_fn_code(&code, unique);
+            assert!(!f.contains(skip), "{f}");
+        }
+        let busy = rule_fn_code(&code, BUSY);
+        assert!(busy.contains(skip), "{busy}");
     }
 }
