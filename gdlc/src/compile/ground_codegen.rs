@@ -385,7 +385,7 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
     let n_roles = Literal::usize_unsuffixed(ground.legal.len());
     let always = always.iter().map(|l| quote! { &[#(#l),*] });
     let tables = tables.iter().map(|l| quote! { &[#(#l),*] });
-    let does = per_role("DOES", &ground.does);
+    let does = does_items(&ground.does, per_role("DOES", &ground.does));
     let goals = per_role("GOALS", &ground.goals);
     let terminal_bits = arrays.ints(&ground.terminal);
     let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
@@ -397,7 +397,6 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
         /// Per role: by bit from `LEGAL_LO`, the move whose legality it is
         /// (`u32::MAX`: none of the role's).
         static LEGAL_MOVE: [&[u32]; #n_roles] = [#(#tables),*];
-        /// Per role: `(move, bit)` of every possible `does`, by move.
         #does
         /// Per role: `(bit, value)` of every possible goal.
         #goals
@@ -421,6 +420,68 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
         #[inline(always)]
         fn set_if(v: &mut [u64; BITS], b: u32, holds: bool) {
             v[(b >> 6) as usize & (BITS - 1)] |= (holds as u64) << (b & 63);
+        }
+    }
+}
+
+/// A move id's place in a table of `does` bits may be at most this many
+/// times the role's possible moves (plus [`DOES_TABLE_SLACK`]) apart from
+/// its first move's.
+const DOES_TABLE_SPREAD: usize = 4;
+/// See [`DOES_TABLE_SPREAD`].
+const DOES_TABLE_SLACK: usize = 64;
+
+/// `does_bit(role, move)`, the bit of a role's `does` atom for a move:
+/// read off a table by move id (`DOES_LO`, `DOES_BIT`) when every role's
+/// move ids lie close enough together, else found by binary search in
+/// `DOES` (the items `binary_search` defines), instead of a binary search
+/// per move played.
+fn does_items(does: &[Vec<(u32, u32)>], binary_search: TokenStream) -> TokenStream {
+    let spans: Vec<(u32, usize)> = does
+        .iter()
+        .map(|moves| {
+            let lo = moves.first().map_or(0, |&(m, _)| m);
+            let hi = moves.last().map_or(0, |&(m, _)| m);
+            (lo, (hi - lo) as usize + 1)
+        })
+        .collect();
+    let close = does
+        .iter()
+        .zip(&spans)
+        .all(|(moves, &(_, span))| span <= moves.len() * DOES_TABLE_SPREAD + DOES_TABLE_SLACK);
+    if !close {
+        return quote! {
+            /// Per role: `(move, bit)` of every possible `does`, by move.
+            #binary_search
+            /// The bit of `role`'s `does` atom for move `mv`, if it has one.
+            #[inline]
+            fn does_bit(role: usize, mv: u32) -> Option<u32> {
+                let does = DOES[role];
+                does.binary_search_by_key(&mv, |&(m, _)| m).ok().map(|i| does[i].1)
+            }
+        };
+    }
+    let n_roles = Literal::usize_unsuffixed(does.len());
+    let lows = spans.iter().map(|&(lo, _)| lit(lo));
+    let tables = does.iter().zip(&spans).map(|(moves, &(lo, span))| {
+        let mut table = vec![u32::MAX; if moves.is_empty() { 0 } else { span }];
+        for &(m, b) in moves {
+            table[(m - lo) as usize] = b;
+        }
+        let table = table.into_iter().map(lit);
+        quote! { &[#(#table),*] }
+    });
+    quote! {
+        /// Per role: the first move id of its table in `DOES_BIT`.
+        static DOES_LO: [u32; #n_roles] = [#(#lows),*];
+        /// Per role: by move id from `DOES_LO`, the bit of its `does` atom
+        /// (`u32::MAX`: none).
+        static DOES_BIT: [&[u32]; #n_roles] = [#(#tables),*];
+        /// The bit of `role`'s `does` atom for move `mv`, if it has one.
+        #[inline]
+        fn does_bit(role: usize, mv: u32) -> Option<u32> {
+            let bit = *DOES_BIT[role].get(mv.wrapping_sub(DOES_LO[role]) as usize)?;
+            (bit != u32::MAX).then_some(bit)
         }
     }
 }
@@ -467,9 +528,8 @@ pub(super) fn full_play(layers: &Layers, ground: &Ground) -> TokenStream {
             self.v[MOVE_WORD..].fill(0);
             #(#forget_moves)*
             for (role, mv) in joint.iter().enumerate() {
-                let does = DOES[role];
-                if let Ok(i) = does.binary_search_by_key(&mv.0, |&(m, _)| m) {
-                    set(&mut self.v, does[i].1);
+                if let Some(b) = does_bit(role, mv.0) {
+                    set(&mut self.v, b);
                 }
             }
             self.phase_next();
@@ -618,6 +678,27 @@ mod tests {
         assert!(
             three.contains("if true && bit(v, g[2]) && bit(v, g[3]) && bit(v, g[4])"),
             "{three}"
+        );
+    }
+
+    /// A role's `does` bit is read off a table by move id when the move ids
+    /// lie close together, and found by binary search when they spread.
+    #[test]
+    fn does_bits_are_a_table_by_move_id_when_the_ids_lie_close() {
+        let items = |does: Vec<Vec<(u32, u32)>>| {
+            super::does_items(&does, quote::quote! { static DOES: () = (); }).to_string()
+        };
+        let close = items(vec![vec![(40, 7), (41, 9), (43, 8)], vec![(40, 3)]]);
+        assert!(
+            close.contains("DOES_BIT") && !close.contains("binary_search"),
+            "{close}"
+        );
+        // Table of role 0: moves 40, 41, 43 from 40, with no bit for 42.
+        assert!(close.contains("& [7 , 9 , 4294967295 , 8]"), "{close}");
+        let spread = items(vec![vec![(40, 7), (4000, 9)], vec![(40, 3)]]);
+        assert!(
+            spread.contains("binary_search") && !spread.contains("DOES_BIT"),
+            "{spread}"
         );
     }
 

@@ -73,11 +73,7 @@ pub fn module(
             /// `does` atoms that differ from the last joint move's.
             fn play(&mut self, joint: &[Move]) {
                 for (role, mv) in joint.iter().enumerate() {
-                    let does = DOES[role];
-                    let b = match does.binary_search_by_key(&mv.0, |&(m, _)| m) {
-                        Ok(i) => does[i].1,
-                        Err(_) => NO_MOVE,
-                    };
+                    let b = does_bit(role, mv.0).unwrap_or(NO_MOVE);
                     let old = self.does[role];
                     if b == old {
                         continue;
