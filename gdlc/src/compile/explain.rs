@@ -111,14 +111,22 @@ pub fn report(c: &Compiled, game: &str) -> String {
                     rule.rows.len(),
                     rule.pos,
                     rule.neg,
-                    match rule.word_copies() {
-                        Some(c) if c.by_driver => format!(
+                    match (rule.projection(), rule.word_copies()) {
+                        (Some(p), _) => format!(
+                            ", a projection: each of its {} heads tested on the words of its bits",
+                            p.heads.len()
+                        ),
+                        (None, Some(c)) if c.by_driver => format!(
                             ", copied to the heads as {} words (their masks per set bit of the first)",
                             c.words.len()
                         ),
-                        Some(c) => format!(", copied to the heads as {} words", c.words.len()),
-                        None if rule.driven => ", visited from the set bits of the first".into(),
-                        None => ", all visited".into(),
+                        (None, Some(c)) => {
+                            format!(", copied to the heads as {} words", c.words.len())
+                        }
+                        (None, None) if rule.driven => {
+                            ", visited from the set bits of the first".into()
+                        }
+                        (None, None) => ", all visited".into(),
                     },
                     match rule.guards.len() {
                         0 => String::new(),

@@ -49,6 +49,10 @@ pub struct GroundRule {
     /// in every instance of white's moves): the full evaluation tests them
     /// once, before the rows, and not in each row.
     pub guards: Vec<usize>,
+    /// Whether the full evaluation tests its heads' words (a
+    /// [`Projection`], when the simulation found that cheaper than
+    /// walking the set bits of its driver; [`Ground::choose_drivers`]).
+    pub projected: bool,
 }
 
 /// A rule whose every instance (past the guards, and the driver if
@@ -96,6 +100,45 @@ impl GroundRule {
             masks[r[1] as usize / 64 - lo] |= 1 << (r[1] % 64);
         }
         (lo, masks)
+    }
+
+    /// The projection that evaluates this rule, if it is [`Self::projected`].
+    pub fn projection(&self) -> Option<Projection> {
+        self.projected.then(|| self.projection_shape()).flatten()
+    }
+
+    /// The projection that could evaluate this rule, if its instances each
+    /// test one positive literal and share few heads.
+    fn projection_shape(&self) -> Option<Projection> {
+        let tested: Vec<usize> = (1..=self.pos + self.neg)
+            .filter(|k| !self.guards.contains(k))
+            .collect();
+        let [k] = tested[..] else {
+            return None;
+        };
+        if k > self.pos {
+            return None;
+        }
+        let mut heads: std::collections::BTreeMap<u32, std::collections::BTreeMap<u32, u64>> =
+            Default::default();
+        for r in &self.rows {
+            *heads.entry(r[0]).or_default().entry(r[k] / 64).or_default() |= 1u64 << (r[k] % 64);
+        }
+        // Each word is tested for at most two heads (else walking the set
+        // bits, usually few, costs less: `affected` squares per move).
+        let tested_words: usize = heads.values().map(|words| words.len()).sum();
+        let words: std::collections::BTreeSet<u32> = heads
+            .values()
+            .flat_map(|words| words.keys().copied())
+            .collect();
+        let few_heads = self.rows.len() >= heads.len() * MIN_INSTANCES_PER_HEAD
+            && tested_words <= words.len() * MAX_HEADS_PER_WORD;
+        few_heads.then(|| Projection {
+            heads: heads
+                .into_iter()
+                .map(|(h, words)| (h, words.into_iter().collect()))
+                .collect(),
+        })
     }
 
     /// The word copies that evaluate this rule, if its instances are copies.
@@ -146,6 +189,28 @@ impl GroundRule {
         })
     }
 }
+
+/// A rule whose instances (past the guards) each test one positive literal
+/// and many of them share a head (`(anyLegalMove ?player) :- (legal2
+/// ?player ?move)`): per head, the words of the bits that set it with
+/// their masks, so that the full evaluation tests a few words per head
+/// instead of visiting every instance.
+pub struct Projection {
+    /// `(head, [(word, mask)])`, by head.
+    pub heads: Vec<(u32, Vec<(u32, u64)>)>,
+}
+
+impl Projection {
+    /// The words it tests per evaluation (a word once per head).
+    pub fn words(&self) -> usize {
+        self.heads.iter().map(|(_, words)| words.len()).sum()
+    }
+}
+
+/// Instances per head from which a rule is evaluated as a [`Projection`].
+const MIN_INSTANCES_PER_HEAD: usize = 4;
+/// Most heads per word of tested bits, on average, of a [`Projection`].
+const MAX_HEADS_PER_WORD: usize = 2;
 
 /// The ground program.
 pub struct Ground {
@@ -219,6 +284,24 @@ impl Ground {
                 Some(c) => (visits[0] * c.words.len() as u64).div_ceil(rows),
                 None => visits[best],
             };
+            // A projection tests each of its words per evaluation: taken
+            // when that is less than a walk, which reads the words of its
+            // driver's masks and visits the rows of their set bits
+            // (`anyLegalMove` over the many legal moves set), not when the
+            // driver's bits are seldom set (nineBoardTicTacToe's `line`).
+            if let Some(p) = g.projection_shape() {
+                let tested = (visits[0] * p.words() as u64).div_ceil(rows);
+                let walked = if g.driven {
+                    let driver_words = g.driver_masks().1.len() as u64;
+                    chosen[g.rule] + (visits[0] * driver_words).div_ceil(rows)
+                } else {
+                    chosen[g.rule]
+                };
+                if tested < walked {
+                    g.projected = true;
+                    chosen[g.rule] = tested;
+                }
+            }
         }
         costs.full = layers
             .layers
@@ -490,6 +573,7 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
             rows,
             driven,
             guards,
+            projected: false,
         }));
     }
     let per_move = layers
@@ -613,6 +697,56 @@ mod tests {
             .expect(text);
         let g = c.ground.as_ref().expect("small enough to ground");
         g.rules[i].as_ref().expect("instances")
+    }
+
+    #[test]
+    fn a_rule_of_few_heads_read_off_one_literal_is_a_projection() {
+        // `any` has two heads of eight instances each; `near` one instance
+        // per head; every head of `seen` reads all sixteen bits.
+        let game = "(role a)\n(init (f r 1))\n(p r)\n(p s)\n\
+            (n 1)\n(n 2)\n(n 3)\n(n 4)\n(n 5)\n(n 6)\n(n 7)\n(n 8)\n\
+            (<= (legal a (put ?p ?x)) (p ?p) (n ?x))\n\
+            (<= (next (f ?p ?x)) (does a (put ?p ?x)))\n\
+            (<= (next (f ?p ?x)) (true (f ?p ?x)))\n\
+            (<= (any ?p) (true (f ?p ?x)))\n\
+            (<= (near ?x) (true (f r ?x)))\n\
+            (<= (seen ?y) (true (f ?p ?x)) (n ?y))\n\
+            (<= (legal a wait) (any s))\n(<= (legal a wait) (near 3))\n(<= (legal a wait) (seen 2))\n\
+            (<= terminal (true (f r 8)) (true (f s 8)))\n(goal a 100)\n";
+        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
+        let c = analyze(&loaded).expect("compiles");
+        let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
+        let bits = |heads: &[(u32, u64)]| -> Vec<u32> {
+            heads
+                .iter()
+                .flat_map(|&(w, m)| {
+                    (0..64)
+                        .filter(move |b| m >> b & 1 == 1)
+                        .map(move |b| w * 64 + b)
+                })
+                .collect()
+        };
+        let any = ground_rule(&c, "(<= (any ?p) (true (f ?p ?x)))")
+            .projection_shape()
+            .expect("two heads of eight instances");
+        assert_eq!(any.heads.len(), 2);
+        for (_, words) in &any.heads {
+            assert_eq!(bits(words).len(), 8);
+        }
+        // The fluents' bits are their ids.
+        let r_head = &any
+            .heads
+            .iter()
+            .find(|(_, w)| bits(w).contains(&id("(f r 1)")))
+            .unwrap()
+            .1;
+        assert!((1..=8).all(|x| bits(r_head).contains(&id(&format!("(f r {x})")))));
+        // The fluents `(f ?p ?x)` only accumulate: the simulated walks of
+        // `any`'s driver visit more set bits than its words.
+        assert!(ground_rule(&c, "(<= (any ?p) (true (f ?p ?x)))").projected);
+        let shape = |text: &str| ground_rule(&c, text).projection_shape();
+        assert!(shape("(<= (near ?x) (true (f r ?x)))").is_none());
+        assert!(shape("(<= (seen ?y) (true (f ?p ?x)) (n ?y))").is_none());
     }
 
     #[test]

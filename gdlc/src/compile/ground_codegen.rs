@@ -6,7 +6,7 @@
 use super::arrays::Arrays;
 use super::codegen::{lit, phase_fns, shared_items, shared_methods, static_rows};
 use super::domains::Domains;
-use super::ground::{Ground, GroundRule, WordCopies};
+use super::ground::{Ground, GroundRule, Projection, WordCopies};
 use super::layers::Layers;
 use super::normalize::Program;
 use proc_macro2::{Literal, TokenStream};
@@ -129,6 +129,11 @@ pub(super) fn layer_items(
             }
         });
         for g in rules {
+            if let Some(projection) = g.projection() {
+                tables.push(projection_table(g, &projection));
+                fns.push(projection_fn(program, g));
+                continue;
+            }
             let copies = g.word_copies();
             tables.push(rule_table(g, copies.as_ref(), arrays));
             // Each instance sets a head no other instance sets, and no
@@ -198,6 +203,71 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) 
     }
 }
 
+/// The test that literal `k` of a rule's instances holds, on bit `b`.
+fn literal_test(g: &GroundRule, k: usize, b: TokenStream) -> TokenStream {
+    if k <= g.pos {
+        quote! { bit(v, #b) }
+    } else {
+        quote! { !bit(v, #b) }
+    }
+}
+
+/// The test of a rule's guards, once before its instances: the rule
+/// derives nothing when one fails.
+fn guard(g: &GroundRule) -> Option<TokenStream> {
+    let guards = g.guards.iter().map(|&k| {
+        let b = lit(g.rows[0][k]);
+        literal_test(g, k, quote! { #b })
+    });
+    (!g.guards.is_empty()).then(|| {
+        quote! {
+            if !(true #(&& #guards)*) {
+                return false;
+            }
+        }
+    })
+}
+
+/// The heads of a rule evaluated as a projection, with the words and
+/// masks of the bits that set each: `A<rule>`.
+fn projection_table(g: &GroundRule, projection: &Projection) -> TokenStream {
+    let name = format_ident!("A{}", g.rule);
+    let n = Literal::usize_unsuffixed(projection.heads.len());
+    let heads = projection.heads.iter().map(|(h, words)| {
+        let h = lit(*h);
+        let words = words.iter().map(|&(w, m)| {
+            let (w, m) = (lit(w), Literal::u64_unsuffixed(m));
+            quote! { (#w, #m) }
+        });
+        quote! { (#h, &[#(#words),*]) }
+    });
+    quote! { static #name: [(u32, &[(u32, u64)]); #n] = [#(#heads),*]; }
+}
+
+/// The function evaluating a rule as a projection: each head not set yet
+/// is set when one of its bits is.
+fn projection_fn(program: &Program, g: &GroundRule) -> TokenStream {
+    let name = format_ident!("rule_{}", g.rule);
+    let table = format_ident!("A{}", g.rule);
+    let doc = format!(" {}", program.rules[g.rule].text);
+    let guard = guard(g);
+    quote! {
+        #[doc = #doc]
+        fn #name(&mut self) -> bool {
+            let v = &mut self.v;
+            #guard
+            let mut changed = false;
+            for &(h, words) in #table.iter() {
+                if !bit(v, h) && words.iter().any(|&(w, m)| v[w as usize & (BITS - 1)] & m != 0) {
+                    set(v, h);
+                    changed = true;
+                }
+            }
+            changed
+        }
+    }
+}
+
 /// Whether the evaluation of a rule walks the set bits of its driver (else
 /// it visits every row, or every word copy).
 fn walks_driver(g: &GroundRule, copies: Option<&WordCopies>) -> bool {
@@ -222,31 +292,14 @@ fn rule_fn(
     let table = format_ident!("G{}", g.rule);
     let doc = format!(" {}", program.rules[g.rule].text);
     let first = if g.driven { 2 } else { 1 };
-    let test = |k: usize, b: TokenStream| {
-        if k <= g.pos {
-            quote! { bit(v, #b) }
-        } else {
-            quote! { !bit(v, #b) }
-        }
-    };
     let tests: Vec<TokenStream> = (first..=g.pos + g.neg)
         .filter(|k| !g.guards.contains(k))
         .map(|k| {
             let i = Literal::usize_unsuffixed(k);
-            test(k, quote! { g[#i] })
+            literal_test(g, k, quote! { g[#i] })
         })
         .collect();
-    let guards = g.guards.iter().map(|&k| {
-        let b = lit(g.rows[0][k]);
-        test(k, quote! { #b })
-    });
-    let guard = (!g.guards.is_empty()).then(|| {
-        quote! {
-            if !(true #(&& #guards)*) {
-                return false;
-            }
-        }
-    });
+    let guard = guard(g);
     let skip_set_head = (!heads_unset).then(|| {
         quote! {
             if bit(v, g[0]) {
