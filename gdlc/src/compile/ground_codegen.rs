@@ -247,8 +247,26 @@ fn projection_table(g: &GroundRule, projection: &Projection) -> TokenStream {
 /// The function evaluating a rule as a projection: each head not set yet
 /// is set when one of its bits is.
 fn projection_fn(program: &Program, g: &GroundRule) -> TokenStream {
-    let name = format_ident!("rule_{}", g.rule);
     let table = format_ident!("A{}", g.rule);
+    rule_function(
+        program,
+        g,
+        quote! {
+            for &(h, words) in #table.iter() {
+                if !bit(v, h) && words.iter().any(|&(w, m)| v[w as usize & (BITS - 1)] & m != 0) {
+                    set(v, h);
+                    changed = true;
+                }
+            }
+        },
+    )
+}
+
+/// `rule_<rule>`, documented by the rule's text: its guards' test, then
+/// `body`, which sets heads in `v` and `changed` when it sets one; `true`
+/// if it did.
+fn rule_function(program: &Program, g: &GroundRule, body: TokenStream) -> TokenStream {
+    let name = format_ident!("rule_{}", g.rule);
     let doc = format!(" {}", program.rules[g.rule].text);
     let guard = guard(g);
     quote! {
@@ -257,12 +275,7 @@ fn projection_fn(program: &Program, g: &GroundRule) -> TokenStream {
             let v = &mut self.v;
             #guard
             let mut changed = false;
-            for &(h, words) in #table.iter() {
-                if !bit(v, h) && words.iter().any(|&(w, m)| v[w as usize & (BITS - 1)] & m != 0) {
-                    set(v, h);
-                    changed = true;
-                }
-            }
+            #body
             changed
         }
     }
@@ -288,9 +301,7 @@ fn rule_fn(
     copies: Option<&WordCopies>,
     heads_unset: bool,
 ) -> TokenStream {
-    let name = format_ident!("rule_{}", g.rule);
     let table = format_ident!("G{}", g.rule);
-    let doc = format!(" {}", program.rules[g.rule].text);
     let first = if g.driven { 2 } else { 1 };
     let tests: Vec<TokenStream> = (first..=g.pos + g.neg)
         .filter(|k| !g.guards.contains(k))
@@ -299,7 +310,6 @@ fn rule_fn(
             literal_test(g, k, quote! { g[#i] })
         })
         .collect();
-    let guard = guard(g);
     let skip_set_head = (!heads_unset).then(|| {
         quote! {
             if bit(v, g[0]) {
@@ -383,16 +393,7 @@ fn rule_fn(
             }
         }
     };
-    quote! {
-        #[doc = #doc]
-        fn #name(&mut self) -> bool {
-            let v = &mut self.v;
-            #guard
-            let mut changed = false;
-            #body
-            changed
-        }
-    }
+    rule_function(program, g, body)
 }
 
 /// The items both ground backends define: the tables of the answer
@@ -438,7 +439,7 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
     let n_roles = Literal::usize_unsuffixed(ground.legal.len());
     let always = always.iter().map(|l| quote! { &[#(#l),*] });
     let tables = tables.iter().map(|l| quote! { &[#(#l),*] });
-    let does = does_items(&ground.does, per_role("DOES", &ground.does));
+    let does = does_items(&ground.does, || per_role("DOES", &ground.does));
     let goals = per_role("GOALS", &ground.goals);
     let terminal_bits = arrays.ints(&ground.terminal);
     let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
@@ -486,10 +487,13 @@ const DOES_TABLE_SLACK: usize = 64;
 
 /// `does_bit(role, move)`, the bit of a role's `does` atom for a move:
 /// read off a table by move id (`DOES_LO`, `DOES_BIT`) when every role's
-/// move ids lie close enough together, else found by binary search in
-/// `DOES` (the items `binary_search` defines), instead of a binary search
-/// per move played.
-fn does_items(does: &[Vec<(u32, u32)>], binary_search: TokenStream) -> TokenStream {
+/// move ids lie close enough together, instead of a binary search per
+/// move played; else found by binary search in `DOES` (the items
+/// `binary_search` makes, called only then).
+fn does_items(
+    does: &[Vec<(u32, u32)>],
+    binary_search: impl FnOnce() -> TokenStream,
+) -> TokenStream {
     let spans: Vec<(u32, usize)> = does
         .iter()
         .map(|moves| {
@@ -503,6 +507,7 @@ fn does_items(does: &[Vec<(u32, u32)>], binary_search: TokenStream) -> TokenStre
         .zip(&spans)
         .all(|(moves, &(_, span))| span <= moves.len() * DOES_TABLE_SPREAD + DOES_TABLE_SLACK);
     if !close {
+        let binary_search = binary_search();
         return quote! {
             /// Per role: `(move, bit)` of every possible `does`, by move.
             #binary_search
@@ -739,7 +744,7 @@ mod tests {
     #[test]
     fn does_bits_are_a_table_by_move_id_when_the_ids_lie_close() {
         let items = |does: Vec<Vec<(u32, u32)>>| {
-            super::does_items(&does, quote::quote! { static DOES: () = (); }).to_string()
+            super::does_items(&does, || quote::quote! { static DOES: () = (); }).to_string()
         };
         let close = items(vec![vec![(40, 7), (41, 9), (43, 8)], vec![(40, 3)]]);
         assert!(
