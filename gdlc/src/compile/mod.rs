@@ -134,20 +134,19 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
         (Ok(_), _, _) => Err("full evaluation was asked for".into()),
         (Err(_), _, _) => Err("not ground".into()),
     };
-    let mut tables = plan::Tables::default();
-    let mut plans = plan::plan_rules(&program, &domains, &mut tables);
+    let literals = plan::Literals::new(&program, &domains);
     // The relational code walks the state where a looping `true` step's
-    // rows are an id range: number the fluents for that, and plan again.
-    let fluent_orders = if ground.is_err() {
-        plan::fluent_orders(&plans)
-    } else {
-        Default::default()
-    };
-    if !fluent_orders.is_empty() {
-        domains.reorder_fluents(&program.store, fluent_orders);
-        tables = plan::Tables::default();
-        plans = plan::plan_rules(&program, &domains, &mut tables);
+    // rows are an id range: number the fluents for that (from plans
+    // without tables), then plan.
+    if ground.is_err() {
+        let fluent_orders =
+            plan::fluent_orders(&plan::plan_rules(&program, &domains, &literals, None));
+        if !fluent_orders.is_empty() {
+            domains.reorder_fluents(&program.store, fluent_orders);
+        }
     }
+    let mut tables = plan::Tables::default();
+    let plans = plan::plan_rules(&program, &domains, &literals, Some(&mut tables));
     let containers = containers::choose(&program, &domains);
     Ok(Compiled {
         program,

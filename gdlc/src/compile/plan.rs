@@ -310,9 +310,106 @@ pub struct RulePlan {
     pub head_bound_after: usize,
 }
 
+/// What the planner knows of each literal of each rule, found once for
+/// every planning (renumbering the fluents changes the runtime ids of the
+/// matches, not the matches): what a literal over a static relation or
+/// `true` matches (the facts, or the possible fluents), and the statistics
+/// of each positive literal.
+pub struct Literals(Vec<Vec<(Option<Matched>, Option<Stats>)>>);
+
+/// The matches of one literal.
+struct Matched {
+    /// The literal's variables ([`Atom::vars`]).
+    vars: Vec<usize>,
+    /// Per match, the values of `vars`, then for `true` the fluent.
+    values: Vec<TermId>,
+    /// The number of matches.
+    count: usize,
+}
+
+impl Literals {
+    /// Matches every literal of `program`'s rules over a static relation
+    /// or `true`, and estimates each positive literal.
+    pub fn new(program: &Program, domains: &Domains) -> Literals {
+        let by_rule = program
+            .rules
+            .iter()
+            .map(|rule| {
+                let nvars = rule.vars.len();
+                let matched = rule.body.iter().map(|lit| {
+                    let (Lit::Pos(atom) | Lit::Neg(atom)) = lit else {
+                        return None;
+                    };
+                    let is_true = atom.rel == program.true_rel;
+                    if program.class[atom.rel] != Class::Static && !is_true {
+                        return None;
+                    }
+                    let vars = atom.vars();
+                    let mut values = Vec::new();
+                    let mut count = 0;
+                    let mut binding: Vec<Option<TermId>> = vec![None; nvars];
+                    let mut add = |binding: &[Option<TermId>], fluent: Option<TermId>| {
+                        values.extend(
+                            vars.iter()
+                                .map(|&v| binding[v].expect("matched variables are bound")),
+                        );
+                        values.extend(fluent);
+                        count += 1;
+                    };
+                    if is_true {
+                        for &f in &domains.args[program.true_rel][0] {
+                            binding.iter_mut().for_each(|b| *b = None);
+                            if matches(&program.store, &atom.args[0], f, &mut binding) {
+                                add(&binding, Some(f));
+                            }
+                        }
+                    } else {
+                        for fact in &program.facts[atom.rel] {
+                            binding.iter_mut().for_each(|b| *b = None);
+                            if atom
+                                .args
+                                .iter()
+                                .zip(fact)
+                                .all(|(p, &t)| matches(&program.store, p, t, &mut binding))
+                            {
+                                add(&binding, None);
+                            }
+                        }
+                    }
+                    Some(Matched {
+                        vars,
+                        values,
+                        count,
+                    })
+                });
+                rule.body
+                    .iter()
+                    .zip(matched)
+                    .map(|(l, m)| {
+                        // A frame literal: `true` of the fluent the `next` head keeps.
+                        let frame = matches!(l, Lit::Pos(a) if a.rel == program.true_rel
+                            && program.answers[1].contains(&rule.head.rel)
+                            && a.args.first() == rule.head.args.first());
+                        let stats = stats(program, domains, l, m.as_ref(), nvars, frame);
+                        (m, stats)
+                    })
+                    .collect()
+            })
+            .collect();
+        Literals(by_rule)
+    }
+}
+
 /// Plans every rule of `program`; rules that can never fire (a positive
-/// literal no fact or possible fluent matches) get no plan.
-pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> Vec<RulePlan> {
+/// literal no fact or possible fluent matches) get no plan. Without
+/// `tables` no table is built (the steps' table indexes mean nothing):
+/// the plans serve only to find the fluent orders ([`fluent_orders`]).
+pub fn plan_rules(
+    program: &Program,
+    domains: &Domains,
+    literals: &Literals,
+    mut tables: Option<&mut Tables>,
+) -> Vec<RulePlan> {
     // The component of each relation: a literal of its head's component
     // drives the semi-naive rounds when scanned (only the facts new in the
     // last round), while tested it makes the rule run in full every round;
@@ -329,22 +426,11 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
     'rules: for (index, rule) in program.rules.iter().enumerate() {
         let nvars = rule.vars.len();
         let mut bound = vec![false; nvars];
-        let all_stats: Vec<Option<Stats>> = rule
+        let mut pending: Vec<(&Lit, Option<&Stats>, Option<&Matched>)> = rule
             .body
             .iter()
-            .map(|l| {
-                // A frame literal: `true` of the fluent the `next` head keeps.
-                let frame = matches!(l, Lit::Pos(a) if a.rel == program.true_rel
-                    && program.answers[1].contains(&rule.head.rel)
-                    && a.args.first() == rule.head.args.first());
-                stats(program, domains, l, nvars, frame)
-            })
-            .collect();
-        let mut pending: Vec<(&Lit, Option<&Stats>)> = rule
-            .body
-            .iter()
-            .zip(&all_stats)
-            .map(|(l, s)| (l, s.as_ref()))
+            .zip(&literals.0[index])
+            .map(|(l, (m, s))| (l, s.as_ref(), m.as_ref()))
             .collect();
         let mut steps = Vec::new();
         let head_vars = rule.head.vars();
@@ -353,11 +439,11 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
             // Filters whose variables are all bound go first.
             let mut k = 0;
             while k < pending.len() {
-                let lit = pending[k].0;
+                let (lit, _, m) = pending[k];
                 let ready = lit.vars().iter().all(|&v| bound[v]);
                 if ready {
                     pending.remove(k);
-                    match lower(program, domains, tables, lit, &bound, &[]) {
+                    match lower(program, domains, tables.as_deref_mut(), lit, m, &bound, &[]) {
                         Lowered::Step(s) => steps.push(s),
                         Lowered::Always => {}
                         Lowered::Never => continue 'rules,
@@ -376,7 +462,7 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
             let best = pending
                 .iter()
                 .enumerate()
-                .filter_map(|(i, (l, s))| {
+                .filter_map(|(i, (l, s, _))| {
                     let n = estimate((*s)?, l, &bound);
                     let answers_left = head_vars.iter().any(|&v| !bound[v]);
                     let drives = answers_left && recursive(rule, l);
@@ -389,14 +475,22 @@ pub fn plan_rules(program: &Program, domains: &Domains, tables: &mut Tables) -> 
                 // are rejected by the checks, so this cannot happen.
                 unreachable!("checked rules are safe")
             };
-            let lit = pending.remove(i).0;
+            let (lit, _, m) = pending.remove(i);
             // Variables no other literal nor the head mentions are projected out.
             let elsewhere: Vec<usize> = lit
                 .vars()
                 .into_iter()
                 .filter(|&v| occurrences(rule, v) > lit_occurrences(lit, v))
                 .collect();
-            match lower(program, domains, tables, lit, &bound, &elsewhere) {
+            match lower(
+                program,
+                domains,
+                tables.as_deref_mut(),
+                lit,
+                m,
+                &bound,
+                &elsewhere,
+            ) {
                 Lowered::Step(s) => steps.push(s),
                 Lowered::Always => {}
                 Lowered::Never => continue 'rules,
@@ -451,14 +545,17 @@ fn lit_occurrences(lit: &Lit, v: usize) -> usize {
     n
 }
 
-/// The step of a literal given the variables bound before it; of its free
-/// variables, only those in `keep` are bound by the step (the others are
-/// mentioned nowhere else).
+/// The step of a literal given the variables bound before it (`matched`:
+/// its matches, for a literal over a static relation or `true`); of its
+/// free variables, only those in `keep` are bound by the step (the others
+/// are mentioned nowhere else). Without `tables`, a table step gets no
+/// table.
 fn lower(
     program: &Program,
     domains: &Domains,
-    tables: &mut Tables,
+    tables: Option<&mut Tables>,
     lit: &Lit,
+    matched: Option<&Matched>,
     bound: &[bool],
     keep: &[usize],
 ) -> Lowered {
@@ -468,9 +565,8 @@ fn lower(
         Lit::Distinct(x, y) => return Lowered::Step(Step::Distinct(x.clone(), y.clone())),
         Lit::Same(x, y) => return Lowered::Step(Step::Same(x.clone(), y.clone())),
     };
-    let class = program.class[atom.rel];
     let is_true = atom.rel == program.true_rel;
-    if class != Class::Static && !is_true {
+    let Some(matched) = matched else {
         let all_bound = atom.vars().iter().all(|&v| bound[v]);
         return Lowered::Step(if all_bound {
             Step::Member {
@@ -480,8 +576,29 @@ fn lower(
         } else {
             Step::Scan(atom.clone())
         });
+    };
+    let vars = &matched.vars;
+    if matched.count == 0 {
+        return if negated {
+            Lowered::Always
+        } else {
+            Lowered::Never
+        };
     }
-    let vars = atom.vars();
+    if is_true {
+        if let (Pat::Ground(f), 1) = (&atom.args[0], matched.count) {
+            return Lowered::Step(Step::Fluent {
+                id: domains.id(*f),
+                negated,
+            });
+        }
+    } else if vars.is_empty() {
+        return if negated {
+            Lowered::Never
+        } else {
+            Lowered::Always
+        };
+    }
     let key: Vec<usize> = vars.iter().copied().filter(|&v| bound[v]).collect();
     let mut bind: Vec<usize> = vars
         .iter()
@@ -496,63 +613,35 @@ fn lower(
             bind.sort_by_key(|&v| rank(v));
         }
     }
-    let order: Vec<usize> = key.iter().chain(&bind).copied().collect();
-    let mut binding: Vec<Option<TermId>> = vec![None; bound.len()];
-    let mut rows: Vec<Vec<u32>> = Vec::new();
-    let mut add_row = |binding: &[Option<TermId>], extra: Option<u32>| {
-        let mut row: Vec<u32> = order
-            .iter()
-            .map(|&v| domains.id(binding[v].expect("matched variables are bound")))
-            .collect();
-        row.extend(extra);
-        rows.push(row);
-    };
-    if is_true {
-        for &f in &domains.args[program.true_rel][0] {
-            binding.iter_mut().for_each(|b| *b = None);
-            if matches(&program.store, &atom.args[0], f, &mut binding) {
-                add_row(&binding, Some(domains.id(f)));
-            }
-        }
-        if let (Pat::Ground(f), true) = (&atom.args[0], rows.len() == 1) {
-            return Lowered::Step(Step::Fluent {
-                id: domains.id(*f),
-                negated,
-            });
-        }
-    } else {
-        for fact in &program.facts[atom.rel] {
-            binding.iter_mut().for_each(|b| *b = None);
-            if atom
-                .args
+    let table = match tables {
+        Some(tables) => {
+            // The columns: the matches' values of the key, then of `bind`,
+            // then the fluent.
+            let stride = vars.len() + usize::from(is_true);
+            let columns: Vec<usize> = key
                 .iter()
-                .zip(fact)
-                .all(|(p, &t)| matches(&program.store, p, t, &mut binding))
-            {
-                add_row(&binding, None);
-            }
+                .chain(&bind)
+                .map(|v| {
+                    vars.iter()
+                        .position(|w| w == v)
+                        .expect("a literal's variable")
+                })
+                .chain(is_true.then_some(vars.len()))
+                .collect();
+            let rows = matched
+                .values
+                .chunks(stride.max(1))
+                .take(matched.count)
+                .map(|m| columns.iter().map(|&c| domains.id(m[c])).collect())
+                .collect();
+            tables.add(Table {
+                columns: columns.len(),
+                rows,
+                fluent_key: (is_true && !bind.is_empty()).then_some(key.len()),
+            })
         }
-        if vars.is_empty() {
-            return if rows.is_empty() == negated {
-                Lowered::Always
-            } else {
-                Lowered::Never
-            };
-        }
-    }
-    if rows.is_empty() {
-        return if negated {
-            Lowered::Always
-        } else {
-            Lowered::Never
-        };
-    }
-    let columns = order.len() + usize::from(is_true);
-    let table = tables.add(Table {
-        columns,
-        rows,
-        fluent_key: (is_true && !bind.is_empty()).then_some(key.len()),
-    });
+        None => usize::MAX,
+    };
     Lowered::Step(Step::Table {
         table,
         key,
@@ -571,53 +660,48 @@ struct Stats {
     distinct: Vec<f64>,
 }
 
-/// The statistics of a positive literal (`None` for the other literals).
+/// The statistics of a positive literal (`None` for the other literals),
+/// from its matches (`matched`) when it is over a static relation or
+/// `true`.
 fn stats(
     program: &Program,
     domains: &Domains,
     lit: &Lit,
+    matched: Option<&Matched>,
     nvars: usize,
     frame: bool,
 ) -> Option<Stats> {
     let Lit::Pos(atom) = lit else { return None };
     let vars = atom.vars();
     let mut distinct = vec![1.0; nvars];
-    let from_rows = |rows: Vec<Vec<TermId>>, distinct: &mut Vec<f64>| {
-        for (k, &v) in vars.iter().enumerate() {
-            let mut values: Vec<TermId> = rows.iter().map(|r| r[k]).collect();
+    // The number of matches, and of distinct values of each variable.
+    let from_matches = |m: &Matched, distinct: &mut Vec<f64>| {
+        let stride = m.vars.len() + usize::from(atom.rel == program.true_rel);
+        for (k, &v) in m.vars.iter().enumerate() {
+            let mut values: Vec<TermId> = (0..m.count).map(|i| m.values[i * stride + k]).collect();
             values.sort_unstable();
             values.dedup();
             distinct[v] = values.len().max(1) as f64;
         }
-        rows.len() as f64
+        m.count as f64
     };
-    let matching = |candidates: &mut dyn Iterator<Item = Vec<TermId>>| -> Vec<Vec<TermId>> {
-        let mut binding = vec![None; nvars];
-        let mut out = Vec::new();
-        for row in candidates {
-            binding.iter_mut().for_each(|b| *b = None);
-            if atom
-                .args
-                .iter()
-                .zip(&row)
-                .all(|(p, &t)| matches(&program.store, p, t, &mut binding))
-            {
-                out.push(vars.iter().map(|&v| binding[v].unwrap_or(0)).collect());
-            }
-        }
-        out
-    };
-    let rows = if program.class[atom.rel] == Class::Static {
-        let rows = matching(&mut program.facts[atom.rel].iter().cloned());
-        from_rows(rows, &mut distinct)
-    } else if atom.rel == program.true_rel {
-        let rows = matching(&mut domains.args[program.true_rel][0].iter().map(|&f| vec![f]));
-        let candidates = from_rows(rows, &mut distinct);
+    let rows = if let (Some(m), false) = (matched, atom.rel == program.true_rel) {
+        from_matches(m, &mut distinct)
+    } else if let Some(m) = matched {
+        let candidates = from_matches(m, &mut distinct);
         // About one candidate in four holds in a state; a frame literal
         // as many as hold in the initial state, if fewer (the pieces on a
         // board), but no fewer than one candidate in sixteen.
         if frame {
-            let initially = matching(&mut program.init.iter().map(|&f| vec![f])).len() as f64;
+            let mut binding = vec![None; nvars];
+            let initially = program
+                .init
+                .iter()
+                .filter(|&&f| {
+                    binding.iter_mut().for_each(|b| *b = None);
+                    matches(&program.store, &atom.args[0], f, &mut binding)
+                })
+                .count() as f64;
             (candidates / 4.0).min(initially.max(candidates / 16.0))
         } else {
             candidates / 4.0
