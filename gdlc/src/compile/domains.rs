@@ -16,8 +16,10 @@ use super::normalize::{
 };
 use super::CompileError;
 use crate::interp::terms::{SymId, TermData, TermId, TermStore};
+use hashbrown::HashTable;
 use indexmap::IndexSet;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use std::hash::BuildHasher;
 
 /// Most values one head argument may produce in one rule's step of the
 /// fixpoint before the compiler gives up.
@@ -411,14 +413,82 @@ type Index = FxHashMap<Box<[TermId]>, Vec<u32>>;
 /// on the argument positions that joins look up.
 #[derive(Default)]
 struct Tuples {
-    rows: IndexSet<Box<[TermId]>, FxBuildHasher>,
-    /// By the positions they key on (a relation has few).
-    indexes: Vec<(Box<[usize]>, Index)>,
+    rows: Rows,
+    /// By the positions they key on (a relation has few), with the number
+    /// of rows they index.
+    indexes: Vec<(Box<[usize]>, Index, usize)>,
     /// By the places they key on, for literals whose compound arguments
-    /// are bound only in part (see [`inner_key`]).
-    inner: Vec<(Box<[Place]>, Index)>,
+    /// are bound only in part (see [`inner_key`]), with the number of rows
+    /// they index.
+    inner: Vec<(Box<[Place]>, Index, usize)>,
     /// Scratch space for a key.
     key: Vec<TermId>,
+}
+
+/// The distinct rows of a relation in the order added, stored one after
+/// the other (a join reads them by the thousands).
+#[derive(Default)]
+struct Rows {
+    /// Values per row (set by the first row).
+    arity: usize,
+    /// Number of rows.
+    count: usize,
+    /// The rows' values.
+    values: Vec<TermId>,
+    /// Row numbers, by the hash of the row.
+    set: HashTable<u32>,
+}
+
+impl Rows {
+    /// Number of rows.
+    fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Row `i`.
+    fn get(&self, i: usize) -> &[TermId] {
+        &self.values[i * self.arity..(i + 1) * self.arity]
+    }
+
+    /// The rows from row `from` on.
+    fn from(&self, from: usize) -> impl Iterator<Item = &[TermId]> {
+        (from..self.count).map(|i| self.get(i))
+    }
+
+    /// Whether `row` is a row.
+    fn contains(&self, row: &[TermId]) -> bool {
+        self.set
+            .find(FxBuildHasher.hash_one(row), |&i| {
+                self.get(i as usize) == row
+            })
+            .is_some()
+    }
+
+    /// Adds `row` unless it is a row already: its number, and whether it is
+    /// new.
+    fn insert(&mut self, row: &[TermId]) -> (usize, bool) {
+        if self.count == 0 {
+            self.arity = row.len();
+        }
+        let Rows {
+            arity,
+            count,
+            values,
+            set,
+        } = self;
+        let row_at = |i: u32| &values[i as usize * *arity..(i as usize + 1) * *arity];
+        let hash = FxBuildHasher.hash_one(row);
+        if let Some(&i) = set.find(hash, |&i| row_at(i) == row) {
+            return (i as usize, false);
+        }
+        let i = *count;
+        set.insert_unique(hash, i as u32, |&j| {
+            FxBuildHasher.hash_one(&values[j as usize * *arity..(j as usize + 1) * *arity])
+        });
+        values.extend_from_slice(row);
+        *count += 1;
+        (i, true)
+    }
 }
 
 /// A place in a relation's facts: an argument position, then the children
@@ -439,76 +509,86 @@ fn value_at(store: &TermStore, row: &[TermId], place: &Place) -> Option<TermId> 
     Some(t)
 }
 
-/// The key of a row in an index on `places` (`None` when the row's terms
-/// lack their functors: no literal keyed there can match it).
-fn place_key(store: &TermStore, row: &[TermId], places: &[Place]) -> Option<Box<[TermId]>> {
-    places.iter().map(|p| value_at(store, row, p)).collect()
-}
-
 impl Tuples {
-    fn insert(&mut self, row: Box<[TermId]>, store: &TermStore) -> bool {
-        let (i, new) = self.rows.insert_full(row);
-        if new {
-            let row = &self.rows[i];
-            let key = &mut self.key;
-            for (positions, index) in &mut self.indexes {
-                key.clear();
-                key.extend(positions.iter().map(|&p| row[p]));
-                match index.get_mut(key.as_slice()) {
-                    Some(rows) => rows.push(i as u32),
-                    None => {
-                        index.insert(key.as_slice().into(), vec![i as u32]);
-                    }
-                }
-            }
-            for (places, index) in &mut self.inner {
-                if let Some(k) = place_key(store, row, places) {
-                    index.entry(k).or_default().push(i as u32);
-                }
-            }
-        }
-        new
+    /// Adds a row: the row, if it is new. (The indexes catch up with the
+    /// rows when they are next looked up.)
+    fn insert(&mut self, row: &[TermId]) -> Option<&[TermId]> {
+        let (i, new) = self.rows.insert(row);
+        new.then(|| self.rows.get(i))
     }
 
     /// Indexes of the rows whose `places` hold `key`, in the order of the
     /// rows.
     fn lookup_inner(&mut self, places: &[Place], key: &[TermId], store: &TermStore) -> &[u32] {
-        let index = index_on(&mut self.inner, &self.rows, places, |row| {
-            place_key(store, row, places)
-        });
+        let index = index_on(
+            &mut self.inner,
+            &self.rows,
+            places,
+            &mut self.key,
+            |row, key| {
+                for place in places {
+                    match value_at(store, row, place) {
+                        Some(t) => key.push(t),
+                        None => return false,
+                    }
+                }
+                true
+            },
+        );
         index.get(key).map_or(&[][..], |v| v.as_slice())
     }
 
-    /// Indexes of the rows whose `positions` hold `key`.
+    /// Indexes of the rows whose `positions` hold `key`, in the order of
+    /// the rows.
     fn lookup(&mut self, positions: &[usize], key: &[TermId]) -> &[u32] {
-        let index = index_on(&mut self.indexes, &self.rows, positions, |row| {
-            Some(positions.iter().map(|&p| row[p]).collect())
-        });
+        let index = index_on(
+            &mut self.indexes,
+            &self.rows,
+            positions,
+            &mut self.key,
+            |row, key| {
+                key.extend(positions.iter().map(|&p| row[p]));
+                true
+            },
+        );
         index.get(key).map_or(&[][..], |v| v.as_slice())
     }
 }
 
-/// The index of `indexes` keyed on `spec`, built over `rows` when missing
-/// (`key_of` a row: its key, or `None` to leave it out).
+/// The index of `indexes` keyed on `spec`, brought up to date with `rows`
+/// (created when missing): `key_of` writes a row's key into its scratch
+/// space, or answers `false` to leave the row out.
 fn index_on<'i, S: PartialEq + Clone>(
-    indexes: &'i mut Vec<(Box<[S]>, Index)>,
-    rows: &IndexSet<Box<[TermId]>, FxBuildHasher>,
+    indexes: &'i mut Vec<(Box<[S]>, Index, usize)>,
+    rows: &Rows,
     spec: &[S],
-    key_of: impl Fn(&[TermId]) -> Option<Box<[TermId]>>,
+    key: &mut Vec<TermId>,
+    key_of: impl Fn(&[TermId], &mut Vec<TermId>) -> bool,
 ) -> &'i Index {
-    let at = match indexes.iter().position(|(s, _)| **s == *spec) {
+    // (Element by element: the specs are a few positions long, shorter
+    // than a call to compare memory.)
+    let same = |s: &[S]| s.len() == spec.len() && s.iter().zip(spec).all(|(a, b)| a == b);
+    let at = match indexes.iter().position(|(s, _, _)| same(s)) {
         Some(at) => at,
         None => {
-            let mut index = Index::default();
-            for (i, row) in rows.iter().enumerate() {
-                if let Some(k) = key_of(row) {
-                    index.entry(k).or_default().push(i as u32);
-                }
-            }
-            indexes.push((spec.into(), index));
+            indexes.push((spec.into(), Index::default(), 0));
             indexes.len() - 1
         }
     };
+    let (_, index, indexed) = &mut indexes[at];
+    for i in *indexed..rows.len() {
+        key.clear();
+        if !key_of(rows.get(i), key) {
+            continue;
+        }
+        match index.get_mut(key.as_slice()) {
+            Some(rows) => rows.push(i as u32),
+            None => {
+                index.insert(key.as_slice().into(), vec![i as u32]);
+            }
+        }
+    }
+    *indexed = rows.len();
     &indexes[at].1
 }
 
@@ -538,6 +618,22 @@ struct Grounder<'a> {
     work: RelaxedWork,
     /// Scratch space for [`bound_key`].
     key: (Vec<usize>, Vec<TermId>),
+    /// Buffers for [`Grounder::scan_literal`], one taken per literal being
+    /// scanned (joins nest) and given back after.
+    buffers: Vec<ScanBuffers>,
+}
+
+/// The scratch space of one literal's scan.
+#[derive(Default)]
+struct ScanBuffers {
+    /// The candidate rows, by index.
+    rows: Vec<u32>,
+    /// The literal's variables the scan binds.
+    free: Vec<usize>,
+    /// Its arguments not bound before the scan.
+    unbound: Vec<usize>,
+    /// The candidate being matched.
+    row: Vec<TermId>,
 }
 
 /// An argument of a positive literal of a rule that holds variables, and
@@ -685,21 +781,10 @@ fn parts(rule: &Rule) -> Option<Vec<Vec<usize>>> {
 enum Candidates {
     /// Rows of the relation's tuples, by position.
     Range(std::ops::Range<usize>),
-    /// Rows of the relation's tuples, by index.
-    Rows(Vec<u32>),
+    /// Rows of the relation's tuples, by the indexes in the scan's buffer.
+    Rows,
     /// Tuples of the product of the argument domains.
     Product(Vec<Vec<TermId>>),
-}
-
-impl Candidates {
-    /// How many facts there are.
-    fn len(&self) -> usize {
-        match self {
-            Candidates::Range(range) => range.len(),
-            Candidates::Rows(ids) => ids.len(),
-            Candidates::Product(rows) => rows.len(),
-        }
-    }
 }
 
 /// Why a join stopped before enumerating every binding.
@@ -743,44 +828,55 @@ impl<'a> Grounder<'a> {
             limits,
             work: RelaxedWork::default(),
             key: Default::default(),
+            buffers: Vec::new(),
             program,
         };
         for r in 0..n {
             if g.program.class[r] == Class::Static {
                 let facts = std::mem::take(&mut g.program.facts[r]);
                 for row in &facts {
-                    g.add(r, row.clone().into_boxed_slice());
+                    g.add(r, row);
                 }
                 g.program.facts[r] = facts;
             }
         }
         let true_rel = g.program.true_rel;
         for f in g.program.init.clone() {
-            g.add(true_rel, Box::new([f]));
+            g.add(true_rel, &[f]);
         }
         g
     }
 
     /// Adds a fact; `true` if something grew.
-    fn add(&mut self, r: RelId, row: Box<[TermId]>) -> bool {
+    fn add(&mut self, r: RelId, row: &[TermId]) -> bool {
         let mut grew = false;
-        for (i, &t) in row.iter().enumerate() {
-            grew |= self.dom[r][i].insert(t);
-        }
-        self.grew[r] |= grew;
-        match &mut self.tuples[r] {
+        let mut add_values = |dom: &mut [Domain], row: &[TermId]| {
+            for (i, &t) in row.iter().enumerate() {
+                grew |= dom[i].insert(t);
+            }
+        };
+        let new = match &mut self.tuples[r] {
             Some(t) => {
-                let new = t.insert(row, &self.program.store);
-                self.work.facts += usize::from(new);
+                // A fact known already has its values in the domains.
+                let Some(row) = t.insert(row) else {
+                    return false;
+                };
+                add_values(&mut self.dom[r], row);
+                self.work.facts += 1;
                 if t.rows.len() > self.limits.rows {
                     // Its readers must now see it argument by argument.
                     self.tuples[r] = None;
                     self.grew[r] = true;
                 }
-                new || grew
+                true
             }
-            None => grew,
-        }
+            None => {
+                add_values(&mut self.dom[r], row);
+                false
+            }
+        };
+        self.grew[r] |= grew;
+        new || grew
     }
 
     fn len(&self, r: RelId) -> usize {
@@ -929,11 +1025,11 @@ impl<'a> Grounder<'a> {
                 for r in self.program.answers[keyword].clone() {
                     match &self.tuples[r] {
                         Some(t) => {
-                            for row in t.rows.iter().skip(bridged[r]) {
+                            for row in t.rows.from(bridged[r]) {
                                 let row = if keyword == 1 {
                                     Box::from([row[0]])
                                 } else {
-                                    row.clone()
+                                    row.into()
                                 };
                                 bridged_rows.push((target, row));
                             }
@@ -959,7 +1055,7 @@ impl<'a> Grounder<'a> {
                 }
             }
             for (target, row) in bridged_rows {
-                changed |= self.add(target, row);
+                changed |= self.add(target, &row);
             }
             if self.tuples[true_rel].is_none() {
                 return Err(CompileError(format!(
@@ -1170,8 +1266,11 @@ impl<'a> Grounder<'a> {
                 order.dedup_by(|a, b| head(*a) == head(*b));
                 let mut full = vec![0; rule.vars.len()];
                 let arity = rule.head.args.len();
-                // The facts not known yet (a known one changes nothing), one
-                // after the other.
+                // When every head could be new and the relation still keep
+                // its facts, they are added as they come; otherwise the
+                // facts not known yet (a known one changes nothing) are
+                // counted first, one after the other in `new`.
+                let fits = self.len(r) + order.len() <= self.limits.rows;
                 let mut new: Vec<TermId> = Vec::new();
                 let mut count = 0usize;
                 let mut row: Vec<TermId> = Vec::with_capacity(arity);
@@ -1183,7 +1282,9 @@ impl<'a> Grounder<'a> {
                     for a in &rule.head.args {
                         row.push(instantiate(&mut self.program.store, a, &full));
                     }
-                    if !self.tuples[r]
+                    if fits {
+                        changed |= self.add(r, &row);
+                    } else if !self.tuples[r]
                         .as_ref()
                         .is_some_and(|t| t.rows.contains(row.as_slice()))
                     {
@@ -1191,7 +1292,9 @@ impl<'a> Grounder<'a> {
                         count += 1;
                     }
                 }
-                if self.len(r) + count > self.limits.rows {
+                if fits {
+                    // Added already.
+                } else if self.len(r) + count > self.limits.rows {
                     // Past the limit: only the domains are kept, so the
                     // facts need not be indexed first (chess's threat
                     // relations overflow with 400 000 facts at once).
@@ -1203,7 +1306,7 @@ impl<'a> Grounder<'a> {
                     }
                 } else {
                     for k in 0..count {
-                        changed |= self.add(r, new[k * arity..(k + 1) * arity].into());
+                        changed |= self.add(r, &new[k * arity..(k + 1) * arity]);
                     }
                 }
             }
@@ -1506,16 +1609,28 @@ impl<'a> Grounder<'a> {
         }
         // The next positive literal: the delta one first, then the one with
         // the fewest candidates under the current binding.
-        let mut pick: Option<(usize, (bool, usize))> = None;
-        for (k, &i) in pending.iter().enumerate() {
-            let Lit::Pos(a) = &rule.body[i] else { continue };
-            let is_delta = delta.is_some_and(|d| d.0 == i);
-            let key = (!is_delta, self.candidates(a, binding));
-            if pick.is_none_or(|(_, best)| key < best) {
-                pick = Some((k, key));
-            }
-        }
-        let pick = pick.map(|(k, _)| k);
+        // (Counting the candidates takes a lookup: not for the delta
+        // literal, nor for the only positive literal left.)
+        let positive = |k: &usize| matches!(rule.body[pending[*k]], Lit::Pos(_));
+        let mut positives = (0..pending.len()).filter(positive);
+        let pick = match (positives.next(), positives.next()) {
+            (None, _) => None,
+            (Some(k), None) => Some(k),
+            _ => match (0..pending.len()).find(|&k| delta.is_some_and(|d| d.0 == pending[k])) {
+                Some(k) => Some(k),
+                None => {
+                    let mut pick: Option<(usize, usize)> = None;
+                    for (k, &i) in pending.iter().enumerate() {
+                        let Lit::Pos(a) = &rule.body[i] else { continue };
+                        let n = self.candidates(a, binding);
+                        if pick.is_none_or(|(_, best)| n < best) {
+                            pick = Some((k, n));
+                        }
+                    }
+                    pick.map(|(k, _)| k)
+                }
+            },
+        };
         let Some(k) = pick else {
             if pending.is_empty() {
                 out(binding);
@@ -1567,8 +1682,47 @@ impl<'a> Grounder<'a> {
         mode: Mode<'_>,
         out: &mut dyn FnMut(&[Option<TermId>]),
     ) -> Result<(), Halt> {
+        let mut buffers = self.buffers.pop().unwrap_or_default();
+        let result = self.scan_with(
+            rule,
+            atom,
+            i,
+            delta,
+            pending,
+            binding,
+            work,
+            mode,
+            out,
+            &mut buffers,
+        );
+        self.buffers.push(buffers);
+        result
+    }
+
+    /// [`Grounder::scan_literal`] with the given scratch space.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_with(
+        &mut self,
+        rule: &Rule,
+        atom: &super::normalize::Atom,
+        i: usize,
+        delta: Option<(usize, usize, usize)>,
+        pending: &mut Vec<usize>,
+        binding: &mut Vec<Option<TermId>>,
+        work: &mut usize,
+        mode: Mode<'_>,
+        out: &mut dyn FnMut(&[Option<TermId>]),
+        buffers: &mut ScanBuffers,
+    ) -> Result<(), Halt> {
         let r = atom.rel;
         let mut counted = None;
+        let ScanBuffers {
+            rows: ids,
+            free,
+            unbound,
+            row,
+        } = buffers;
+        ids.clear();
         let candidates = if self.tuples[r].is_some() {
             let (positions, key) = &mut self.key;
             if !bound_key(&self.program.store, atom, binding, positions, key) {
@@ -1588,16 +1742,19 @@ impl<'a> Grounder<'a> {
                 let hi = range.end.min(tuples.rows.len());
                 Candidates::Range(range.start..hi)
             } else {
-                Candidates::Rows(
+                ids.extend(
                     tuples
                         .lookup(positions, key)
                         .iter()
                         .copied()
-                        .filter(in_range)
-                        .collect(),
-                )
+                        .filter(in_range),
+                );
+                Candidates::Rows
             };
-            let n = by_positions.len();
+            let n = match &by_positions {
+                Candidates::Range(range) => range.len(),
+                _ => ids.len(),
+            };
             counted = Some(n);
             // A compound argument bound in part: the facts with its bound
             // children (`legal2`'s moves to a square, not all of a
@@ -1609,15 +1766,21 @@ impl<'a> Grounder<'a> {
             };
             match inner {
                 // A bound child that is a term never created: no fact.
-                Err(()) => Candidates::Rows(Vec::new()),
-                Ok(Some((places, values))) => Candidates::Rows(
-                    tuples
-                        .lookup_inner(&places, &values, store)
-                        .iter()
-                        .copied()
-                        .filter(in_range)
-                        .collect(),
-                ),
+                Err(()) => {
+                    ids.clear();
+                    Candidates::Rows
+                }
+                Ok(Some((places, values))) => {
+                    ids.clear();
+                    ids.extend(
+                        tuples
+                            .lookup_inner(&places, &values, store)
+                            .iter()
+                            .copied()
+                            .filter(in_range),
+                    );
+                    Candidates::Rows
+                }
                 Ok(None) => by_positions,
             }
         } else {
@@ -1655,32 +1818,31 @@ impl<'a> Grounder<'a> {
             }
             Candidates::Product(rows)
         };
-        let count = candidates.len();
+        let count = match &candidates {
+            Candidates::Range(range) => range.len(),
+            Candidates::Rows => ids.len(),
+            Candidates::Product(rows) => rows.len(),
+        };
         self.work.tried += count;
         *work += counted.unwrap_or(count);
         if *work > self.limits.join_work {
             return Err(Halt::TooLarge);
         }
-        let free: Vec<usize> = atom
-            .vars()
-            .into_iter()
-            .filter(|&v| binding[v].is_none())
-            .collect();
+        free.clear();
+        free.extend(atom.vars().into_iter().filter(|&v| binding[v].is_none()));
         // The candidates agree with the bound arguments already.
-        let unbound: Vec<usize> = (0..atom.args.len())
-            .filter(|&p| !is_bound(&atom.args[p], binding))
-            .collect();
-        let mut row: Vec<TermId> = Vec::with_capacity(atom.args.len());
+        unbound.clear();
+        unbound.extend((0..atom.args.len()).filter(|&p| !is_bound(&atom.args[p], binding)));
         for k in 0..count {
             row.clear();
             match &candidates {
                 Candidates::Range(range) => {
                     let tuples = self.tuples[r].as_ref().expect("materialized");
-                    row.extend_from_slice(&tuples.rows[range.start + k]);
+                    row.extend_from_slice(tuples.rows.get(range.start + k));
                 }
-                Candidates::Rows(ids) => {
+                Candidates::Rows => {
                     let tuples = self.tuples[r].as_ref().expect("materialized");
-                    row.extend_from_slice(&tuples.rows[ids[k] as usize]);
+                    row.extend_from_slice(tuples.rows.get(ids[k] as usize));
                 }
                 Candidates::Product(rows) => row.extend_from_slice(&rows[k]),
             }
@@ -1690,7 +1852,7 @@ impl<'a> Grounder<'a> {
             {
                 self.join(rule, delta, pending, binding, work, mode, out)?;
             }
-            for &v in &free {
+            for &v in free.iter() {
                 binding[v] = None;
             }
         }
