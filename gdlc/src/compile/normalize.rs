@@ -407,13 +407,7 @@ pub fn lookup(store: &TermStore, pat: &Pat, binding: &[TermId]) -> Option<TermId
     match pat {
         Pat::Ground(t) => Some(*t),
         Pat::Var(v) => Some(binding[*v]),
-        Pat::Func(sym, args) => {
-            let ids = args
-                .iter()
-                .map(|a| lookup(store, a, binding))
-                .collect::<Option<Box<[TermId]>>>()?;
-            store.lookup(&TermData::Func(*sym, ids))
-        }
+        Pat::Func(sym, args) => lookup_args(store, *sym, args, |a| lookup(store, a, binding)),
     }
 }
 
@@ -423,13 +417,28 @@ pub fn lookup_bound(store: &TermStore, pat: &Pat, binding: &[Option<TermId>]) ->
     match pat {
         Pat::Ground(t) => Some(*t),
         Pat::Var(v) => binding[*v],
-        Pat::Func(sym, args) => {
-            let ids = args
-                .iter()
-                .map(|a| lookup_bound(store, a, binding))
-                .collect::<Option<Box<[TermId]>>>()?;
-            store.lookup(&TermData::Func(*sym, ids))
+        Pat::Func(sym, args) => lookup_args(store, *sym, args, |a| lookup_bound(store, a, binding)),
+    }
+}
+
+/// The function term `symbol(args)`, each argument's term found by `arg`,
+/// if they and it were interned before (without allocating for up to eight
+/// arguments: the relaxed evaluation looks terms up by the million).
+fn lookup_args(
+    store: &TermStore,
+    symbol: SymId,
+    args: &[Pat],
+    arg: impl Fn(&Pat) -> Option<TermId>,
+) -> Option<TermId> {
+    let mut ids = [0 as TermId; 8];
+    if args.len() <= ids.len() {
+        for (slot, a) in ids.iter_mut().zip(args) {
+            *slot = arg(a)?;
         }
+        store.lookup_func(symbol, &ids[..args.len()])
+    } else {
+        let ids: Vec<TermId> = args.iter().map(arg).collect::<Option<_>>()?;
+        store.lookup_func(symbol, &ids)
     }
 }
 

@@ -2,7 +2,9 @@
 //! that equality is an integer comparison.
 
 use gdl_runtime::kif;
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::hash::BuildHasher;
 
 /// The id of an interned ground term.
 pub type TermId = u32;
@@ -25,7 +27,9 @@ pub struct TermStore {
     symbol_ids: FxHashMap<String, SymId>,
     terms: Vec<TermData>,
     functors: Vec<u32>,
-    term_ids: FxHashMap<TermData, TermId>,
+    /// The ids of the terms, by the hash of their symbol and arguments
+    /// ([`term_hash`]): looked up without building a [`TermData`].
+    term_ids: HashTable<TermId>,
     functor_ids: FxHashMap<(SymId, usize), u32>,
 }
 
@@ -58,7 +62,9 @@ impl TermStore {
 
     /// The id of a term, interning it.
     pub fn intern(&mut self, data: TermData) -> TermId {
-        if let Some(&id) = self.term_ids.get(&data) {
+        let (symbol, args) = parts(&data);
+        let hash = term_hash(symbol, args);
+        if let Some(id) = self.find(hash, &data) {
             return id;
         }
         let id = self.terms.len() as TermId;
@@ -67,9 +73,21 @@ impl TermStore {
         }
         let functor = self.functor_of(&data);
         self.functors.push(functor);
-        self.terms.push(data.clone());
-        self.term_ids.insert(data, id);
+        self.terms.push(data);
+        let terms = &self.terms;
+        self.term_ids.insert_unique(hash, id, |&t| {
+            let (symbol, args) = parts(&terms[t as usize]);
+            term_hash(symbol, args)
+        });
         id
+    }
+
+    /// The id of the term `data` (of hash `hash`), if it was interned.
+    fn find(&self, hash: u64, data: &TermData) -> Option<TermId> {
+        let terms = &self.terms;
+        self.term_ids
+            .find(hash, |&t| terms[t as usize] == *data)
+            .copied()
     }
 
     fn functor_of(&mut self, data: &TermData) -> u32 {
@@ -88,7 +106,17 @@ impl TermStore {
 
     /// The id of a term if it was interned.
     pub fn lookup(&self, data: &TermData) -> Option<TermId> {
-        self.term_ids.get(data).copied()
+        let (symbol, args) = parts(data);
+        self.find(term_hash(symbol, args), data)
+    }
+
+    /// The id of the function term `symbol(args)` if it was interned.
+    pub fn lookup_func(&self, symbol: SymId, args: &[TermId]) -> Option<TermId> {
+        let terms = &self.terms;
+        let same = |&t: &TermId| matches!(&terms[t as usize], TermData::Func(s, a) if *s == symbol && **a == *args);
+        self.term_ids
+            .find(term_hash(Some(symbol), args), same)
+            .copied()
     }
 
     /// The constant term of a symbol, interning it.
@@ -162,4 +190,18 @@ impl TermStore {
         let next = self.functor_ids.len() as u32;
         *self.functor_ids.entry((symbol, arity)).or_insert(next)
     }
+}
+
+/// The symbol and arguments of a term, for [`term_hash`] (a constant has
+/// no symbol there, so that it never hashes as a function of no arguments).
+fn parts(data: &TermData) -> (Option<SymId>, &[TermId]) {
+    match data {
+        TermData::Const(s) => (None, std::slice::from_ref(s)),
+        TermData::Func(s, args) => (Some(*s), args),
+    }
+}
+
+/// The hash a term is stored under in [`TermStore`].
+fn term_hash(symbol: Option<SymId>, args: &[TermId]) -> u64 {
+    FxBuildHasher.hash_one((symbol, args))
 }
