@@ -205,3 +205,37 @@ fn parts(data: &TermData) -> (Option<SymId>, &[TermId]) {
 fn term_hash(symbol: Option<SymId>, args: &[TermId]) -> u64 {
     FxBuildHasher.hash_one((symbol, args))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{TermData, TermStore};
+
+    #[test]
+    fn a_function_term_is_found_by_its_symbol_and_arguments_without_building_it() {
+        let mut store = TermStore::default();
+        let one = store.constant("1");
+        let two = store.constant("2");
+        let f = store.symbol("f");
+        let f12 = store.intern(TermData::Func(f, Box::new([one, two])));
+        assert_eq!(store.intern(TermData::Func(f, Box::new([one, two]))), f12);
+        assert_eq!(store.lookup_func(f, &[one, two]), Some(f12));
+        assert_eq!(
+            store.lookup(&TermData::Func(f, Box::new([one, two]))),
+            Some(f12)
+        );
+        // Other arguments, another arity, another symbol: not interned.
+        assert_eq!(store.lookup_func(f, &[two, one]), None);
+        assert_eq!(store.lookup_func(f, &[one]), None);
+        let one_symbol = store.symbol("1");
+        assert_eq!(store.lookup_func(one_symbol, &[two]), None);
+        // The constant `f` and the function `f` of no arguments are two
+        // terms, though their symbol is the same.
+        let f_constant = store.constant("f");
+        assert_eq!(store.lookup_func(f, &[]), None);
+        let f_nullary = store.intern(TermData::Func(f, Box::new([])));
+        assert_ne!(f_nullary, f_constant);
+        assert_eq!(store.lookup_func(f, &[]), Some(f_nullary));
+        assert_eq!(store.lookup(&TermData::Const(f)), Some(f_constant));
+        assert_eq!(store.len(), 5);
+    }
+}
