@@ -1266,7 +1266,7 @@ impl<'a> Grounder<'a> {
                 order.dedup_by(|a, b| head(*a) == head(*b));
                 let mut full = vec![0; rule.vars.len()];
                 let arity = rule.head.args.len();
-                // When every head could be new and the relation still keep
+                // When every head could be new and the relation still keeps
                 // its facts, they are added as they come; otherwise the
                 // facts not known yet (a known one changes nothing) are
                 // counted first, one after the other in `new`.
@@ -1292,9 +1292,7 @@ impl<'a> Grounder<'a> {
                         count += 1;
                     }
                 }
-                if fits {
-                    // Added already.
-                } else if self.len(r) + count > self.limits.rows {
+                if self.len(r) + count > self.limits.rows {
                     // Past the limit: only the domains are kept, so the
                     // facts need not be indexed first (chess's threat
                     // relations overflow with 400 000 facts at once).
