@@ -1642,7 +1642,21 @@ impl<'a> Grounder<'a> {
         let Lit::Pos(atom) = &rule.body[i] else {
             unreachable!()
         };
-        let result = self.scan_literal(rule, atom, i, delta, pending, binding, work, mode, out);
+        // Joins nest: each scan takes buffers of its own, and gives them back.
+        let mut buffers = self.buffers.pop().unwrap_or_default();
+        let result = self.scan_literal(
+            rule,
+            atom,
+            i,
+            delta,
+            pending,
+            binding,
+            work,
+            mode,
+            out,
+            &mut buffers,
+        );
+        self.buffers.push(buffers);
         pending.insert(k, i);
         result
     }
@@ -1666,40 +1680,10 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// Tries every candidate fact of one positive literal.
+    /// Tries every candidate fact of one positive literal (`buffers`: its
+    /// scratch space).
     #[allow(clippy::too_many_arguments)]
     fn scan_literal(
-        &mut self,
-        rule: &Rule,
-        atom: &super::normalize::Atom,
-        i: usize,
-        delta: Option<(usize, usize, usize)>,
-        pending: &mut Vec<usize>,
-        binding: &mut Vec<Option<TermId>>,
-        work: &mut usize,
-        mode: Mode<'_>,
-        out: &mut dyn FnMut(&[Option<TermId>]),
-    ) -> Result<(), Halt> {
-        let mut buffers = self.buffers.pop().unwrap_or_default();
-        let result = self.scan_with(
-            rule,
-            atom,
-            i,
-            delta,
-            pending,
-            binding,
-            work,
-            mode,
-            out,
-            &mut buffers,
-        );
-        self.buffers.push(buffers);
-        result
-    }
-
-    /// [`Grounder::scan_literal`] with the given scratch space.
-    #[allow(clippy::too_many_arguments)]
-    fn scan_with(
         &mut self,
         rule: &Rule,
         atom: &super::normalize::Atom,
