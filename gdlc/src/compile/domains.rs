@@ -447,7 +447,7 @@ impl Rows {
 
     /// Row `i`.
     fn get(&self, i: usize) -> &[TermId] {
-        &self.values[i * self.arity..(i + 1) * self.arity]
+        row_at(&self.values, self.arity, i)
     }
 
     /// The rows from row `from` on.
@@ -476,19 +476,24 @@ impl Rows {
             values,
             set,
         } = self;
-        let row_at = |i: u32| &values[i as usize * *arity..(i as usize + 1) * *arity];
         let hash = FxBuildHasher.hash_one(row);
-        if let Some(&i) = set.find(hash, |&i| row_at(i) == row) {
+        if let Some(&i) = set.find(hash, |&i| row_at(values, *arity, i as usize) == row) {
             return (i as usize, false);
         }
         let i = *count;
         set.insert_unique(hash, i as u32, |&j| {
-            FxBuildHasher.hash_one(&values[j as usize * *arity..(j as usize + 1) * *arity])
+            FxBuildHasher.hash_one(row_at(values, *arity, j as usize))
         });
         values.extend_from_slice(row);
         *count += 1;
         (i, true)
     }
+}
+
+/// Row `i` of rows of `arity` values stored one after the other in
+/// `values`.
+fn row_at(values: &[TermId], arity: usize, i: usize) -> &[TermId] {
+    &values[i * arity..(i + 1) * arity]
 }
 
 /// A place in a relation's facts: an argument position, then the children
@@ -785,6 +790,17 @@ enum Candidates {
     Rows,
     /// Tuples of the product of the argument domains.
     Product(Vec<Vec<TermId>>),
+}
+
+impl Candidates {
+    /// How many facts there are (`ids`: the scan's buffer of row indexes).
+    fn len(&self, ids: &[u32]) -> usize {
+        match self {
+            Candidates::Range(range) => range.len(),
+            Candidates::Rows => ids.len(),
+            Candidates::Product(rows) => rows.len(),
+        }
+    }
 }
 
 /// Why a join stopped before enumerating every binding.
@@ -1733,10 +1749,7 @@ impl<'a> Grounder<'a> {
                 );
                 Candidates::Rows
             };
-            let n = match &by_positions {
-                Candidates::Range(range) => range.len(),
-                _ => ids.len(),
-            };
+            let n = by_positions.len(ids);
             counted = Some(n);
             // A compound argument bound in part: the facts with its bound
             // children (`legal2`'s moves to a square, not all of a
@@ -1800,11 +1813,7 @@ impl<'a> Grounder<'a> {
             }
             Candidates::Product(rows)
         };
-        let count = match &candidates {
-            Candidates::Range(range) => range.len(),
-            Candidates::Rows => ids.len(),
-            Candidates::Product(rows) => rows.len(),
-        };
+        let count = candidates.len(ids);
         self.work.tried += count;
         *work += counted.unwrap_or(count);
         if *work > self.limits.join_work {

@@ -323,8 +323,17 @@ struct Matched {
     vars: Vec<usize>,
     /// Per match, the values of `vars`, then for `true` the fluent.
     values: Vec<TermId>,
+    /// Values per match: `vars`, and the fluent for `true`.
+    stride: usize,
     /// The number of matches.
     count: usize,
+}
+
+impl Matched {
+    /// The matches, each its values of `vars` (then the fluent).
+    fn rows(&self) -> impl Iterator<Item = &[TermId]> {
+        (0..self.count).map(|i| &self.values[i * self.stride..(i + 1) * self.stride])
+    }
 }
 
 impl Literals {
@@ -377,6 +386,7 @@ impl Literals {
                         }
                     }
                     Some(Matched {
+                        stride: vars.len() + usize::from(is_true),
                         vars,
                         values,
                         count,
@@ -617,7 +627,6 @@ fn lower(
         Some(tables) => {
             // The columns: the matches' values of the key, then of `bind`,
             // then the fluent.
-            let stride = vars.len() + usize::from(is_true);
             let columns: Vec<usize> = key
                 .iter()
                 .chain(&bind)
@@ -629,9 +638,7 @@ fn lower(
                 .chain(is_true.then_some(vars.len()))
                 .collect();
             let rows = matched
-                .values
-                .chunks(stride.max(1))
-                .take(matched.count)
+                .rows()
                 .map(|m| columns.iter().map(|&c| domains.id(m[c])).collect())
                 .collect();
             tables.add(Table {
@@ -676,9 +683,8 @@ fn stats(
     let mut distinct = vec![1.0; nvars];
     // The number of matches, and of distinct values of each variable.
     let from_matches = |m: &Matched, distinct: &mut Vec<f64>| {
-        let stride = m.vars.len() + usize::from(atom.rel == program.true_rel);
         for (k, &v) in m.vars.iter().enumerate() {
-            let mut values: Vec<TermId> = (0..m.count).map(|i| m.values[i * stride + k]).collect();
+            let mut values: Vec<TermId> = m.rows().map(|row| row[k]).collect();
             values.sort_unstable();
             values.dedup();
             distinct[v] = values.len().max(1) as f64;

@@ -62,8 +62,7 @@ impl TermStore {
 
     /// The id of a term, interning it.
     pub fn intern(&mut self, data: TermData) -> TermId {
-        let (symbol, args) = parts(&data);
-        let hash = term_hash(symbol, args);
+        let hash = data_hash(&data);
         if let Some(id) = self.find(hash, &data) {
             return id;
         }
@@ -75,10 +74,8 @@ impl TermStore {
         self.functors.push(functor);
         self.terms.push(data);
         let terms = &self.terms;
-        self.term_ids.insert_unique(hash, id, |&t| {
-            let (symbol, args) = parts(&terms[t as usize]);
-            term_hash(symbol, args)
-        });
+        self.term_ids
+            .insert_unique(hash, id, |&t| data_hash(&terms[t as usize]));
         id
     }
 
@@ -106,8 +103,7 @@ impl TermStore {
 
     /// The id of a term if it was interned.
     pub fn lookup(&self, data: &TermData) -> Option<TermId> {
-        let (symbol, args) = parts(data);
-        self.find(term_hash(symbol, args), data)
+        self.find(data_hash(data), data)
     }
 
     /// The id of the function term `symbol(args)` if it was interned.
@@ -192,16 +188,18 @@ impl TermStore {
     }
 }
 
-/// The symbol and arguments of a term, for [`term_hash`] (a constant has
-/// no symbol there, so that it never hashes as a function of no arguments).
-fn parts(data: &TermData) -> (Option<SymId>, &[TermId]) {
+/// The hash a term is stored under: [`term_hash`] of its symbol and
+/// arguments (a constant has no symbol there, and its symbol as argument,
+/// so that it never hashes as a function of no arguments).
+fn data_hash(data: &TermData) -> u64 {
     match data {
-        TermData::Const(s) => (None, std::slice::from_ref(s)),
-        TermData::Func(s, args) => (Some(*s), args),
+        TermData::Const(s) => term_hash(None, std::slice::from_ref(s)),
+        TermData::Func(s, args) => term_hash(Some(*s), args),
     }
 }
 
-/// The hash a term is stored under in [`TermStore`].
+/// The hash of a term of symbol `symbol` (none for a constant) and
+/// arguments `args` in [`TermStore`].
 fn term_hash(symbol: Option<SymId>, args: &[TermId]) -> u64 {
     FxBuildHasher.hash_one((symbol, args))
 }
