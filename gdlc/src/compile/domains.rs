@@ -597,6 +597,28 @@ fn index_on<'i, S: PartialEq + Clone>(
     &indexes[at].1
 }
 
+/// The numbers of the distinct tuples among `count` tuples of `k` values
+/// stored one after the other in `tuples`, in the order of their values.
+/// (Sorted by their first values packed in one number, as many as fit, the
+/// rest compared only between tuples that share those: chess's threat
+/// rules sort hundreds of thousands of seven-value heads.)
+fn distinct_in_order(tuples: &[TermId], k: usize, count: usize) -> Vec<usize> {
+    let tuple = |i: usize| &tuples[i * k..(i + 1) * k];
+    let largest = tuples.iter().copied().max().unwrap_or(0);
+    let bits = (TermId::BITS - largest.leading_zeros()).max(1);
+    let packed = k.min((u128::BITS / bits) as usize);
+    let key = |i: usize| {
+        tuple(i)[..packed]
+            .iter()
+            .fold(0u128, |key, &v| (key << bits) | u128::from(v))
+    };
+    let rest = |i: usize| &tuple(i)[packed..];
+    let mut order: Vec<(u128, usize)> = (0..count).map(|i| (key(i), i)).collect();
+    order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| rest(a.1).cmp(rest(b.1))));
+    order.dedup_by(|a, b| a.0 == b.0 && rest(a.1) == rest(b.1));
+    order.into_iter().map(|(_, i)| i).collect()
+}
+
 /// The relaxed evaluation: every rule with its negative literals dropped,
 /// `true` holding every fluent `init` or `next` can produce and `does`
 /// every move `legal` can. Its facts are a superset of every fact of every
@@ -626,6 +648,9 @@ struct Grounder<'a> {
     /// Buffers for [`Grounder::scan_literal`], one taken per literal being
     /// scanned (joins nest) and given back after.
     buffers: Vec<ScanBuffers>,
+    /// The variables each witness search of [`Grounder::join`] must unbind
+    /// after it, stacked (witness searches nest).
+    to_unbind: Vec<usize>,
 }
 
 /// The scratch space of one literal's scan.
@@ -845,6 +870,7 @@ impl<'a> Grounder<'a> {
             work: RelaxedWork::default(),
             key: Default::default(),
             buffers: Vec::new(),
+            to_unbind: Vec::new(),
             program,
         };
         for r in 0..n {
@@ -1274,23 +1300,47 @@ impl<'a> Grounder<'a> {
                 changed |= self.add_head_domains(rule, &head_vars, &heads, found);
             }
             Ok(()) => {
-                // Each distinct head once, in the order of their values.
+                let arity = rule.head.args.len();
+                let mut full = vec![0; rule.vars.len()];
+                let mut row: Vec<TermId> = Vec::with_capacity(arity);
                 let k = head_vars.len();
                 let head = |i: usize| &heads[i * k..(i + 1) * k];
-                let mut order: Vec<usize> = (0..found).collect();
-                order.sort_unstable_by(|&a, &b| head(a).cmp(head(b)));
-                order.dedup_by(|a, b| head(*a) == head(*b));
-                let mut full = vec![0; rule.vars.len()];
-                let arity = rule.head.args.len();
-                // When every head could be new and the relation still keeps
-                // its facts, they are added as they come; otherwise the
-                // facts not known yet (a known one changes nothing) are
-                // counted first, one after the other in `new`.
-                let fits = self.len(r) + order.len() <= self.limits.rows;
-                let mut new: Vec<TermId> = Vec::new();
-                let mut count = 0usize;
-                let mut row: Vec<TermId> = Vec::with_capacity(arity);
-                for i in order {
+                // When the facts could be more than the relation keeps, the
+                // ones not known yet are counted first, each once, in the
+                // order found: past the limit only their values are kept
+                // (chess's threat relations overflow with 400 000 facts at
+                // once), and they need not be sorted nor indexed.
+                if self.len(r) + found > self.limits.rows {
+                    let mut fresh = Rows::default();
+                    for i in 0..found {
+                        for (&v, &t) in head_vars.iter().zip(head(i)) {
+                            full[v] = t;
+                        }
+                        row.clear();
+                        for a in &rule.head.args {
+                            row.push(instantiate(&mut self.program.store, a, &full));
+                        }
+                        if !self.tuples[r]
+                            .as_ref()
+                            .is_some_and(|t| t.rows.contains(&row))
+                        {
+                            fresh.insert(&row);
+                        }
+                    }
+                    if self.len(r) + fresh.len() > self.limits.rows {
+                        self.tuples[r] = None;
+                        self.grew[r] = true;
+                        for (column, values) in self.dom[r].iter_mut().enumerate() {
+                            for i in 0..fresh.len() {
+                                self.grew[r] |= values.insert(fresh.get(i)[column]);
+                            }
+                        }
+                        return Ok(true);
+                    }
+                }
+                // Each distinct head once, in the order of their values
+                // (all of them fit).
+                for i in distinct_in_order(&heads, k, found) {
                     for (&v, &t) in head_vars.iter().zip(head(i)) {
                         full[v] = t;
                     }
@@ -1298,30 +1348,7 @@ impl<'a> Grounder<'a> {
                     for a in &rule.head.args {
                         row.push(instantiate(&mut self.program.store, a, &full));
                     }
-                    if fits {
-                        changed |= self.add(r, &row);
-                    } else if !self.tuples[r]
-                        .as_ref()
-                        .is_some_and(|t| t.rows.contains(row.as_slice()))
-                    {
-                        new.extend_from_slice(&row);
-                        count += 1;
-                    }
-                }
-                if self.len(r) + count > self.limits.rows {
-                    // Past the limit: only the domains are kept, so the
-                    // facts need not be indexed first (chess's threat
-                    // relations overflow with 400 000 facts at once).
-                    self.tuples[r] = None;
-                    self.grew[r] = true;
-                    changed = true;
-                    for (k, &t) in new.iter().enumerate() {
-                        self.grew[r] |= self.dom[r][k % arity].insert(t);
-                    }
-                } else {
-                    for k in 0..count {
-                        changed |= self.add(r, &new[k * arity..(k + 1) * arity]);
-                    }
+                    changed |= self.add(r, &row);
                 }
             }
             Err(_) => {
@@ -1593,9 +1620,9 @@ impl<'a> Grounder<'a> {
                         return Ok(());
                     }
                 }
-                let unbound: Vec<usize> = (0..binding.len())
-                    .filter(|&v| binding[v].is_none())
-                    .collect();
+                let unbound = self.to_unbind.len();
+                self.to_unbind
+                    .extend((0..binding.len()).filter(|&v| binding[v].is_none()));
                 let mut found = false;
                 let result = self.join(
                     rule,
@@ -1609,7 +1636,7 @@ impl<'a> Grounder<'a> {
                     },
                 );
                 // The search stopped inside its loops: unbind what it bound.
-                for v in unbound {
+                for v in self.to_unbind.drain(unbound..) {
                     binding[v] = None;
                 }
                 if let Err(Halt::TooLarge) = result {
@@ -1820,7 +1847,13 @@ impl<'a> Grounder<'a> {
             return Err(Halt::TooLarge);
         }
         free.clear();
-        free.extend(atom.vars().into_iter().filter(|&v| binding[v].is_none()));
+        for arg in &atom.args {
+            arg.for_each_var(&mut |v| {
+                if binding[v].is_none() && !free.contains(&v) {
+                    free.push(v);
+                }
+            });
+        }
         // The candidates agree with the bound arguments already.
         unbound.clear();
         unbound.extend((0..atom.args.len()).filter(|&p| !is_bound(&atom.args[p], binding)));
@@ -1853,7 +1886,7 @@ impl<'a> Grounder<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{compute_within, Domains, Grounder, Limits, Mode};
+    use super::{compute_within, distinct_in_order, Domains, Grounder, Limits, Mode};
     use crate::compile::normalize::{Program, Rule};
     use crate::compile::{analyze, normalize};
 
@@ -1977,6 +2010,32 @@ mod tests {
         let (d, q) = relaxed(&text, limits, "q/2");
         assert_eq!(d.rows[q], Some(100));
         assert!(d.work.tried < 2_000, "{:?}", d.work);
+    }
+
+    #[test]
+    fn distinct_tuples_come_once_in_the_order_of_their_values() {
+        // Values up to 2^20 pack six to a key: the seventh is compared
+        // apart. Few distinct values, so that keys tie often.
+        let mut state = 7u64;
+        let mut value = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            [0, 1, 5, 1 << 20][(state >> 33) as usize % 4]
+        };
+        for k in [0, 1, 2, 7] {
+            let count = 300;
+            let tuples: Vec<u32> = (0..count * k).map(|_| value()).collect();
+            let tuple = |i: usize| &tuples[i * k..(i + 1) * k];
+            let mut expected: Vec<&[u32]> = (0..count).map(tuple).collect();
+            expected.sort();
+            expected.dedup();
+            let got: Vec<&[u32]> = distinct_in_order(&tuples, k, count)
+                .into_iter()
+                .map(tuple)
+                .collect();
+            assert_eq!(got, expected, "{k} values");
+        }
     }
 
     #[test]
