@@ -464,6 +464,15 @@ impl Rows {
             .is_some()
     }
 
+    /// Makes room for `additional` more rows of `arity` values (growing
+    /// rehashes every row).
+    fn reserve(&mut self, additional: usize, arity: usize) {
+        let Rows { values, set, .. } = self;
+        let at = |j: &u32| FxBuildHasher.hash_one(row_at(values, arity, *j as usize));
+        set.reserve(additional, at);
+        values.reserve(additional * arity);
+    }
+
     /// Adds `row` unless it is a row already: its number, and whether it is
     /// new.
     fn insert(&mut self, row: &[TermId]) -> (usize, bool) {
@@ -892,18 +901,21 @@ impl<'a> Grounder<'a> {
     /// Adds a fact; `true` if something grew.
     fn add(&mut self, r: RelId, row: &[TermId]) -> bool {
         let mut grew = false;
-        let mut add_values = |dom: &mut [Domain], row: &[TermId]| {
-            for (i, &t) in row.iter().enumerate() {
-                grew |= dom[i].insert(t);
-            }
-        };
         let new = match &mut self.tuples[r] {
             Some(t) => {
-                // A fact known already has its values in the domains.
-                let Some(row) = t.insert(row) else {
+                // A fact known already has its values in the domains, and
+                // so has the fact added before it (facts come sorted, so
+                // their first values repeat).
+                if t.insert(row).is_none() {
                     return false;
-                };
-                add_values(&mut self.dom[r], row);
+                }
+                let n = t.rows.len();
+                let previous = (n > 1).then(|| t.rows.get(n - 2));
+                for (i, &v) in row.iter().enumerate() {
+                    if previous.is_none_or(|p| p[i] != v) {
+                        grew |= self.dom[r][i].insert(v);
+                    }
+                }
                 self.work.facts += 1;
                 if t.rows.len() > self.limits.rows {
                     // Its readers must now see it argument by argument.
@@ -913,7 +925,9 @@ impl<'a> Grounder<'a> {
                 true
             }
             None => {
-                add_values(&mut self.dom[r], row);
+                for (i, &v) in row.iter().enumerate() {
+                    grew |= self.dom[r][i].insert(v);
+                }
                 false
             }
         };
@@ -1312,6 +1326,7 @@ impl<'a> Grounder<'a> {
                 // once), and they need not be sorted nor indexed.
                 if self.len(r) + found > self.limits.rows {
                     let mut fresh = Rows::default();
+                    fresh.reserve(found, arity);
                     for i in 0..found {
                         for (&v, &t) in head_vars.iter().zip(head(i)) {
                             full[v] = t;
@@ -1340,7 +1355,11 @@ impl<'a> Grounder<'a> {
                 }
                 // Each distinct head once, in the order of their values
                 // (all of them fit).
-                for i in distinct_in_order(&heads, k, found) {
+                let order = distinct_in_order(&heads, k, found);
+                if let Some(t) = &mut self.tuples[r] {
+                    t.rows.reserve(order.len(), arity);
+                }
+                for i in order {
                     for (&v, &t) in head_vars.iter().zip(head(i)) {
                         full[v] = t;
                     }
