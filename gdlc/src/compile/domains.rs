@@ -1683,6 +1683,10 @@ impl<'a> Grounder<'a> {
                     for (k, &i) in pending.iter().enumerate() {
                         let Lit::Pos(a) = &rule.body[i] else { continue };
                         let n = self.candidates(a, binding);
+                        if n == 0 {
+                            // No binding: the rest need not be counted.
+                            return Ok(());
+                        }
                         if pick.is_none_or(|(_, best)| n < best) {
                             pick = Some((k, n));
                         }
