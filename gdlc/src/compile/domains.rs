@@ -1346,8 +1346,16 @@ impl<'a> Grounder<'a> {
                         self.tuples[r] = None;
                         self.grew[r] = true;
                         for (column, values) in self.dom[r].iter_mut().enumerate() {
+                            // (A value just added need not be looked up
+                            // again: facts found one after the other share
+                            // their first values.)
+                            let mut last = None;
                             for i in 0..fresh.len() {
-                                self.grew[r] |= values.insert(fresh.get(i)[column]);
+                                let v = fresh.get(i)[column];
+                                if last != Some(v) {
+                                    last = Some(v);
+                                    self.grew[r] |= values.insert(v);
+                                }
                             }
                         }
                         return Ok(true);
