@@ -455,29 +455,34 @@ impl Rows {
         (from..self.count).map(|i| self.get(i))
     }
 
+    /// Whether `row` (of hash `hash`) is a row.
+    fn find(&self, hash: u64, row: &[TermId]) -> bool {
+        self.set
+            .find(hash, |&i| self.get(i as usize) == row)
+            .is_some()
+    }
+
     /// Whether `row` is a row.
     fn contains(&self, row: &[TermId]) -> bool {
-        self.set
-            .find(FxBuildHasher.hash_one(row), |&i| {
-                self.get(i as usize) == row
-            })
-            .is_some()
+        self.find(FxBuildHasher.hash_one(row), row)
     }
 
     /// Makes room for `additional` more rows of `arity` values (growing
     /// rehashes every row).
     fn reserve(&mut self, additional: usize, arity: usize) {
         let Rows { values, set, .. } = self;
-        let at = |j: &u32| FxBuildHasher.hash_one(row_at(values, arity, *j as usize));
-        set.reserve(additional, at);
+        set.reserve(additional, row_hash(values, arity));
         values.reserve(additional * arity);
     }
 
-    /// Adds `row` unless it is a row already: its number, and whether it is
-    /// new.
-    fn insert(&mut self, row: &[TermId]) -> (usize, bool) {
+    /// Adds `row` unless it is a row already; `true` if it is new.
+    fn insert(&mut self, row: &[TermId]) -> bool {
         if self.count == 0 {
             self.arity = row.len();
+        }
+        let hash = FxBuildHasher.hash_one(row);
+        if self.find(hash, row) {
+            return false;
         }
         let Rows {
             arity,
@@ -485,18 +490,18 @@ impl Rows {
             values,
             set,
         } = self;
-        let hash = FxBuildHasher.hash_one(row);
-        if let Some(&i) = set.find(hash, |&i| row_at(values, *arity, i as usize) == row) {
-            return (i as usize, false);
-        }
-        let i = *count;
-        set.insert_unique(hash, i as u32, |&j| {
-            FxBuildHasher.hash_one(row_at(values, *arity, j as usize))
-        });
+        set.insert_unique(hash, *count as u32, row_hash(values, *arity));
         values.extend_from_slice(row);
         *count += 1;
-        (i, true)
+        true
     }
+}
+
+/// The hash of a row given its number, among rows of `arity` values
+/// stored one after the other in `values` (what [`Rows`]' table rehashes
+/// by when it grows).
+fn row_hash(values: &[TermId], arity: usize) -> impl Fn(&u32) -> u64 + '_ {
+    move |&i| FxBuildHasher.hash_one(row_at(values, arity, i as usize))
 }
 
 /// Row `i` of rows of `arity` values stored one after the other in
@@ -524,13 +529,6 @@ fn value_at(store: &TermStore, row: &[TermId], place: &Place) -> Option<TermId> 
 }
 
 impl Tuples {
-    /// Adds a row: the row, if it is new. (The indexes catch up with the
-    /// rows when they are next looked up.)
-    fn insert(&mut self, row: &[TermId]) -> Option<&[TermId]> {
-        let (i, new) = self.rows.insert(row);
-        new.then(|| self.rows.get(i))
-    }
-
     /// Indexes of the rows whose `places` hold `key`, in the order of the
     /// rows.
     fn lookup_inner(&mut self, places: &[Place], key: &[TermId], store: &TermStore) -> &[u32] {
@@ -626,6 +624,26 @@ fn distinct_in_order(tuples: &[TermId], k: usize, count: usize) -> Vec<usize> {
     order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| rest(a.1).cmp(rest(b.1))));
     order.dedup_by(|a, b| a.0 == b.0 && rest(a.1) == rest(b.1));
     order.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The fact `rule`'s head makes of one binding of its variables `vars`
+/// (their values `values`), into `row` (`full`: the binding by variable
+/// number, scratch space).
+fn head_row(
+    store: &mut TermStore,
+    rule: &Rule,
+    vars: &[usize],
+    values: &[TermId],
+    full: &mut [TermId],
+    row: &mut Vec<TermId>,
+) {
+    for (&v, &t) in vars.iter().zip(values) {
+        full[v] = t;
+    }
+    row.clear();
+    for a in &rule.head.args {
+        row.push(instantiate(store, a, full));
+    }
 }
 
 /// The relaxed evaluation: every rule with its negative literals dropped,
@@ -905,8 +923,9 @@ impl<'a> Grounder<'a> {
             Some(t) => {
                 // A fact known already has its values in the domains, and
                 // so has the fact added before it (facts come sorted, so
-                // their first values repeat).
-                if t.insert(row).is_none() {
+                // their first values repeat). The indexes catch up with the
+                // facts when they are next looked up.
+                if !t.rows.insert(row) {
                     return false;
                 }
                 let n = t.rows.len();
@@ -1328,13 +1347,14 @@ impl<'a> Grounder<'a> {
                     let mut fresh = Rows::default();
                     fresh.reserve(found, arity);
                     for i in 0..found {
-                        for (&v, &t) in head_vars.iter().zip(head(i)) {
-                            full[v] = t;
-                        }
-                        row.clear();
-                        for a in &rule.head.args {
-                            row.push(instantiate(&mut self.program.store, a, &full));
-                        }
+                        head_row(
+                            &mut self.program.store,
+                            rule,
+                            &head_vars,
+                            head(i),
+                            &mut full,
+                            &mut row,
+                        );
                         if !self.tuples[r]
                             .as_ref()
                             .is_some_and(|t| t.rows.contains(&row))
@@ -1368,13 +1388,14 @@ impl<'a> Grounder<'a> {
                     t.rows.reserve(order.len(), arity);
                 }
                 for i in order {
-                    for (&v, &t) in head_vars.iter().zip(head(i)) {
-                        full[v] = t;
-                    }
-                    row.clear();
-                    for a in &rule.head.args {
-                        row.push(instantiate(&mut self.program.store, a, &full));
-                    }
+                    head_row(
+                        &mut self.program.store,
+                        rule,
+                        &head_vars,
+                        head(i),
+                        &mut full,
+                        &mut row,
+                    );
                     changed |= self.add(r, &row);
                 }
             }
