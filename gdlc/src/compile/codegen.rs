@@ -822,7 +822,7 @@ impl RuleGen<'_> {
             }
             None => quote! { range(&#name, &[#(#keys),*]) },
         };
-        let last = Literal::usize_unsuffixed(columns - 1);
+        let last = Literal::usize_unsuffixed(columns.saturating_sub(1));
         let fail = self.fail();
         let walk = self.tables.walk_stride(table, key.len()).filter(|_| fluent);
         let rows_var = format_ident!("rows{i}");

@@ -83,7 +83,8 @@ impl Tables {
     /// average and the walk skips few set bits.
     pub fn walk_stride(&self, table: usize, k: usize) -> Option<u32> {
         let t = &self.tables[table];
-        let last = t.columns - 1;
+        // A table of no columns has no fluent column to walk.
+        let last = t.columns.checked_sub(1)?;
         let mut stride = None;
         let mut keys = 1;
         for w in t.rows.windows(2) {
