@@ -14,6 +14,7 @@ pub mod conformance;
 pub mod diagnostics;
 pub mod graph;
 pub mod interp;
+pub mod ir;
 mod load;
 pub mod normal;
 pub mod output;

@@ -3,6 +3,7 @@
 //! atoms, `distinct` and its negation `same`.
 
 use crate::diagnostics::Span;
+use crate::ir::REFINED;
 use crate::syntax::ast::{Atom, Literal, Rule, Term};
 
 /// A literal of a normalized body.
@@ -102,15 +103,6 @@ fn conjunction(parts: impl Iterator<Item = Vec<Vec<NormalLiteral>>>) -> Vec<Vec<
     result
 }
 
-/// Separator between a relation's name and the constant arguments that refine
-/// it; a space can never occur in a KIF symbol.
-const REFINED: char = ' ';
-
-/// The relation name as written, without the refinement of [`refine`].
-pub fn written_name(name: &str) -> &str {
-    name.split(REFINED).next().unwrap_or(name)
-}
-
 /// Refines the relations in `relations` by their constant arguments, so that
 /// negation that is stratified on ground atoms becomes stratified on
 /// relations: when every occurrence of a relation has a constant at position
@@ -169,6 +161,7 @@ pub fn refine(rules: &mut [NormalRule], relations: &[crate::syntax::ast::Relatio
 mod tests {
     use super::*;
     use crate::diagnostics::SourceFile;
+    use crate::ir::written_name;
 
     fn normal_texts(rule: &str) -> Vec<String> {
         let file = SourceFile {

@@ -11,7 +11,8 @@
 
 use super::safety::{bound_variables, unsafe_variables};
 use crate::diagnostics::Diagnostic;
-use crate::normal::{written_name, NormalLiteral, NormalRule};
+use crate::ir::written_name;
+use crate::normal::{NormalLiteral, NormalRule};
 use crate::syntax::ast::{Atom, Relation, Term};
 use rustc_hash::{FxHashMap, FxHashSet};
 

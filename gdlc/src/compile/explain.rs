@@ -4,12 +4,16 @@
 //! Both outputs are deterministic: everything is listed in the order of
 //! the compiler's own ids (relations, layers, rules, tables).
 
-use super::layers::Layers;
-use super::normalize::{Atom, Class, Pat, Program};
-use super::plan::{RulePlan, Step};
-use super::Compiled;
+use crate::compile::analyse::layers::Layers;
+use crate::compile::compiled::{Compiled, Evaluation};
+use crate::compile::error::NotIncremental;
+use crate::compile::ground::grounding::Ground;
+use crate::compile::ground::incremental::Incremental;
+use crate::compile::program::{Atom, Class, Pat, Program, RelId};
+use crate::compile::relational::plan::{RulePlan, Step, Tables};
+use crate::compile::relational::Relational;
 use crate::graph::Polarity;
-use crate::normal::written_name;
+use crate::ir::written_name;
 use petgraph::visit::EdgeRef;
 use std::fmt::Write as _;
 
@@ -21,6 +25,36 @@ const PHASES: [&str; 4] = ["legal", "next", "terminal", "goal"];
 /// layers and phases, the plan of every rule and the constant tables.
 pub fn report(c: &Compiled, game: &str) -> String {
     let mut out = String::new();
+    summary(&mut out, c, game);
+    match &c.evaluation {
+        Evaluation::Ground {
+            ground,
+            incremental,
+        } => {
+            ground_backend(&mut out, c, ground, incremental);
+            relations(&mut out, c);
+            layers(&mut out, &c.program, &c.layers);
+        }
+        Evaluation::Relational {
+            relational,
+            not_ground,
+        } => {
+            let _ = writeln!(
+                out,
+                "backend: relational (not ground: {not_ground}); the relations, layers and plans below"
+            );
+            rewrites(&mut out, c, relational);
+            relations(&mut out, c);
+            layers(&mut out, &c.program, &c.layers);
+            plans(&mut out, c, relational);
+            tables(&mut out, &relational.tables);
+        }
+    }
+    out
+}
+
+/// The game's size: roles, state, term ids, the relaxed evaluation's work.
+fn summary(out: &mut String, c: &Compiled, game: &str) {
     let p = &c.program;
     let _ = writeln!(out, "game: {game}");
     let roles: Vec<String> = p.roles.iter().map(|&r| p.store.text(r)).collect();
@@ -46,104 +80,110 @@ pub fn report(c: &Compiled, game: &str) -> String {
          large, or that reads a relation with too many facts)",
         work.rounds, work.joins, work.tried, work.facts, work.by_argument
     );
-    match &c.ground {
-        Ok(g) => {
-            let atoms: usize = g.atoms.iter().sum();
+}
+
+/// The ground program: atoms, instances, and which layers are incremental.
+fn ground_backend(
+    out: &mut String,
+    c: &Compiled,
+    g: &Ground,
+    incremental: &Result<Box<Incremental>, NotIncremental>,
+) {
+    let p = &c.program;
+    let atoms: usize = g.atoms.iter().sum();
+    let _ = writeln!(
+        out,
+        "backend: ground: {} rule instances over {atoms} atoms; one bit vector of \
+         [u64; {}] = {} bytes (state, per-state atoms, then from word {} the \
+         per-move atoms: next, does, the rest)",
+        g.instances(),
+        g.words,
+        g.words * 8,
+        g.move_word
+    );
+    match incremental {
+        Ok(inc) => {
             let _ = writeln!(
                 out,
-                "backend: ground: {} rule instances over {atoms} atoms; one bit vector of \
-                 [u64; {}] = {} bytes (state, per-state atoms, then from word {} the \
-                 per-move atoms: next, does, the rest)",
-                g.instances(),
-                g.words,
-                g.words * 8,
-                g.move_word
+                "evaluation: mixed, chosen per layer from {} simulated states (cost \
+                 per state: incremental = literal updates of the atoms that change, \
+                 full = instances visited, each worth 1.5 updates); incremental layers keep per instance a \
+                 count of its literals that do not hold, per atom of its instances \
+                 that fire ({} literal occurrences, {} levels); per-move layers {}",
+                inc.costs.states,
+                inc.occurrences.len(),
+                inc.levels(),
+                if inc.moves {
+                    "incremental (the `does` atoms that change)"
+                } else {
+                    "in full for each joint move"
+                }
             );
-            match &c.incremental {
-                Ok(inc) => {
-                    let _ = writeln!(
-                        out,
-                        "evaluation: mixed, chosen per layer from {} simulated states (cost \
-                         per state: incremental = literal updates of the atoms that change, \
-                         full = instances visited, each worth 1.5 updates); incremental layers keep per instance a \
-                         count of its literals that do not hold, per atom of its instances \
-                         that fire ({} literal occurrences, {} levels); per-move layers {}",
-                        inc.costs.states,
-                        inc.occurrences.len(),
-                        inc.levels(),
-                        if inc.moves {
-                            "incremental (the `does` atoms that change)"
-                        } else {
-                            "in full for each joint move"
-                        }
-                    );
-                    let states = inc.costs.states.max(1) as f64;
-                    for (l, layer) in c.layers.layers.iter().enumerate() {
-                        let names: Vec<String> =
-                            layer.members.iter().map(|&r| relation_name(p, r)).collect();
-                        let _ = writeln!(
-                            out,
-                            "  layer {l} ({}): {} (incremental {:.1}, full {:.1})",
-                            names.join(" "),
-                            if inc.layers[l] { "incremental" } else { "full" },
-                            inc.costs.incremental[l] as f64 / states,
-                            inc.costs.full[l] as f64 / states
-                        );
-                    }
-                }
-                Err(why) => {
-                    let _ = writeln!(
-                        out,
-                        "evaluation: every state in full, layer by layer (not incremental: {why})"
-                    );
-                }
-            }
-            for (r, &n) in g.atoms.iter().enumerate() {
-                if n > 0 {
-                    let _ = writeln!(out, "  {}: {n} atoms", relation_name(p, r));
-                }
-            }
-            for rule in g.rules.iter().flatten() {
+            let states = inc.costs.states.max(1) as f64;
+            for (l, layer) in c.layers.layers.iter().enumerate() {
+                let names: Vec<String> =
+                    layer.members.iter().map(|&r| relation_name(p, r)).collect();
                 let _ = writeln!(
                     out,
-                    "  rule {}: {} instances, {} positive and {} negative tests each{}{}",
-                    rule.rule,
-                    rule.rows.len(),
-                    rule.pos,
-                    rule.neg,
-                    match (rule.projection(), rule.word_copies()) {
-                        (Some(p), _) => format!(
-                            ", a projection: each of its {} heads tested on the words of its bits",
-                            p.heads.len()
-                        ),
-                        (None, Some(c)) if c.by_driver => format!(
-                            ", copied to the heads as {} words (their masks per set bit of the first)",
-                            c.words.len()
-                        ),
-                        (None, Some(c)) => {
-                            format!(", copied to the heads as {} words", c.words.len())
-                        }
-                        (None, None) if rule.driven => {
-                            ", visited from the set bits of the first".into()
-                        }
-                        (None, None) => ", all visited".into(),
-                    },
-                    match rule.guards.len() {
-                        0 => String::new(),
-                        n => format!(" ({n} the same in every instance, tested once first)"),
-                    }
+                    "  layer {l} ({}): {} (incremental {:.1}, full {:.1})",
+                    names.join(" "),
+                    if inc.layers[l] { "incremental" } else { "full" },
+                    inc.costs.incremental[l] as f64 / states,
+                    inc.costs.full[l] as f64 / states
                 );
             }
         }
         Err(why) => {
             let _ = writeln!(
                 out,
-                "backend: relational (not ground: {why}); the relations, layers and plans below"
+                "evaluation: every state in full, layer by layer (not incremental: {why})"
             );
         }
     }
-    if !c.inlined.is_empty() {
-        let names: Vec<String> = c
+    for (r, &n) in g.atoms.iter().enumerate() {
+        if n > 0 {
+            let _ = writeln!(out, "  {}: {n} atoms", relation_name(p, r));
+        }
+    }
+    for rule in g.rules.iter().flatten() {
+        let _ = writeln!(
+            out,
+            "  rule {}: {} instances, {} positive and {} negative tests each{}{}",
+            rule.rule,
+            rule.rows.len(),
+            rule.pos,
+            rule.neg,
+            match (rule.projection(), rule.word_copies()) {
+                (Some(p), _) => format!(
+                    ", a projection: each of its {} heads tested on the words of its bits",
+                    p.heads.len()
+                ),
+                (None, Some(c)) if c.by_driver => format!(
+                    ", copied to the heads as {} words (their masks per set bit of the first)",
+                    c.words.len()
+                ),
+                (None, Some(c)) => {
+                    format!(", copied to the heads as {} words", c.words.len())
+                }
+                (None, None) if rule.driven => {
+                    ", visited from the set bits of the first".into()
+                }
+                (None, None) => ", all visited".into(),
+            },
+            match rule.guards.len() {
+                0 => String::new(),
+                n => format!(" ({n} the same in every instance, tested once first)"),
+            }
+        );
+    }
+}
+
+/// What the relational strategy rewrote: inlined relations, fluent
+/// orders, magic sets.
+fn rewrites(out: &mut String, c: &Compiled, relational: &Relational) {
+    let p = &c.program;
+    if !relational.inlined.is_empty() {
+        let names: Vec<String> = relational
             .inlined
             .iter()
             .map(|&r| p.relations[r].to_string())
@@ -175,12 +215,12 @@ pub fn report(c: &Compiled, game: &str) -> String {
             orders.join(" ")
         );
     }
-    if !c.adorned.is_empty() {
+    if !relational.adorned.is_empty() {
         let _ = writeln!(
             out,
             "magic sets (evaluated only for the bound arguments their callers ask about):"
         );
-        for a in &c.adorned {
+        for a in &relational.adorned {
             let _ = write!(
                 out,
                 "  {} called `{}` -> {} (bindings in {})",
@@ -199,26 +239,18 @@ pub fn report(c: &Compiled, game: &str) -> String {
             out.push('\n');
         }
     }
-    relations(&mut out, c);
-    layers(&mut out, p, &c.layers);
-    if c.ground.is_ok() {
-        return out;
-    }
-    plans(&mut out, c);
-    let rows: usize = c.tables.tables.iter().map(|t| t.rows.len()).sum();
-    let cells: usize = c
-        .tables
-        .tables
-        .iter()
-        .map(|t| t.rows.len() * t.columns)
-        .sum();
+}
+
+/// The constant tables' count and size.
+fn tables(out: &mut String, tables: &Tables) {
+    let rows: usize = tables.tables.iter().map(|t| t.rows.len()).sum();
+    let cells: usize = tables.tables.iter().map(|t| t.rows.len() * t.columns).sum();
     let _ = writeln!(
         out,
         "\nconstant tables: {} in the plans, {rows} rows, {cells} cells \
          (code generation adds the tables that take compound terms apart)",
-        c.tables.tables.len()
+        tables.tables.len()
     );
-    out
 }
 
 /// The relation dependency graph in Graphviz's DOT language: an edge
@@ -316,12 +348,7 @@ fn relations(out: &mut String, c: &Compiled) {
                 },
                 format!("[{}]", sizes.join(" ")),
                 c.domains.rows[r].map_or_else(|| "too many".to_string(), |n| n.to_string()),
-                match &c.ground {
-                    Ok(g) if p.class[r] != Class::Static && r != p.true_rel => {
-                        format!("{} bits of the ground bit vector", g.atoms[r])
-                    }
-                    _ => format!("{:?} ({})", c.containers[r], c.containers[r].reason()),
-                },
+                container(c, r),
             ]
         })
         .collect();
@@ -351,6 +378,25 @@ fn relations(out: &mut String, c: &Compiled) {
             let _ = write!(line, "  {cell:<width$}");
         }
         let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// Where a relation's facts live: a container of the relational code, or
+/// for a ground game its bits, the state's bits or compile-time facts.
+fn container(c: &Compiled, r: RelId) -> String {
+    let p = &c.program;
+    match &c.evaluation {
+        Evaluation::Relational { relational, .. } => {
+            let container = &relational.containers[r];
+            format!("{container:?} ({})", container.reason())
+        }
+        Evaluation::Ground { .. } if r == p.true_rel => "the state's bits".to_string(),
+        Evaluation::Ground { .. } if p.class[r] == Class::Static => {
+            "none (decided when grounding)".to_string()
+        }
+        Evaluation::Ground { ground, .. } => {
+            format!("{} bits of the ground bit vector", ground.atoms[r])
+        }
     }
 }
 
@@ -390,10 +436,10 @@ fn layers(out: &mut String, p: &Program, layers: &Layers) {
 }
 
 /// The plan of every rule, in rule order; rules that can never fire too.
-fn plans(out: &mut String, c: &Compiled) {
+fn plans(out: &mut String, c: &Compiled, relational: &Relational) {
     let p = &c.program;
     let mut plan_of: Vec<Option<&RulePlan>> = vec![None; p.rules.len()];
-    for plan in &c.plans {
+    for plan in &relational.plans {
         plan_of[plan.rule] = Some(plan);
     }
     let mut layer_of = vec![None; p.rules.len()];
@@ -406,7 +452,7 @@ fn plans(out: &mut String, c: &Compiled) {
         out,
         "\nrule plans ({} rules, {} planned; steps outermost first):",
         p.rules.len(),
-        c.plans.len()
+        relational.plans.len()
     );
     for (i, rule) in p.rules.iter().enumerate() {
         let layer = layer_of[i].map_or_else(String::new, |l| format!(", layer L{l}"));
@@ -435,7 +481,7 @@ fn plans(out: &mut String, c: &Compiled) {
                 out,
                 "      {}. {kind}  {}",
                 k + 1,
-                step_text(c, &rule.vars, step)
+                step_text(c, &relational.tables, &rule.vars, step)
             );
         }
         if plan.steps.is_empty() {
@@ -445,7 +491,7 @@ fn plans(out: &mut String, c: &Compiled) {
 }
 
 /// One step of a plan, readable.
-fn step_text(c: &Compiled, vars: &[String], step: &Step) -> String {
+fn step_text(c: &Compiled, tables: &Tables, vars: &[String], step: &Step) -> String {
     let p = &c.program;
     let names = |vs: &[usize]| -> String {
         let names: Vec<&str> = vs.iter().map(|&v| vars[v].as_str()).collect();
@@ -461,7 +507,7 @@ fn step_text(c: &Compiled, vars: &[String], step: &Step) -> String {
             negated,
             ..
         } => {
-            let rows = c.tables.tables[*table].rows.len();
+            let rows = tables.tables[*table].rows.len();
             let mut s = format!(
                 "{}table T{table} key {} binds {} ({rows} row{}",
                 not(*negated),
@@ -469,11 +515,11 @@ fn step_text(c: &Compiled, vars: &[String], step: &Step) -> String {
                 names(bind),
                 if rows == 1 { "" } else { "s" }
             );
-            match c.tables.walk_stride(*table, key.len()).filter(|_| *fluent) {
+            match tables.walk_stride(*table, key.len()).filter(|_| *fluent) {
                 Some(1) => s.push_str(", walks the state's set bits"),
                 Some(n) => s.push_str(&format!(", walks the state's set bits with stride {n}")),
                 None if *fluent => s.push_str(", fluent test"),
-                None if bind.is_empty() && c.tables.membership(*table, key.len()).is_some() => {
+                None if bind.is_empty() && tables.membership(*table, key.len()).is_some() => {
                     s.push_str(", one bit of a membership bitset");
                 }
                 None => {}

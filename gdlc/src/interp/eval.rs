@@ -3,7 +3,7 @@
 
 use super::plan::{Adornment, CallMode, KeyArg, Pattern, RelId, RulePlan, Step};
 use super::table::Table;
-use super::terms::{TermData, TermId, TermStore};
+use crate::ir::terms::{TermData, TermId, TermStore};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 

@@ -11,10 +11,14 @@
 mod eval;
 mod plan;
 mod table;
-pub(crate) mod terms;
 
 use crate::graph::{Polarity, RelationGraph};
-use crate::normal::{written_name, NormalRule};
+use crate::ir::limits::exceeded;
+pub use crate::ir::limits::{catch_limit, quiet_resource_limits, ResourceLimit, MAX_TERMS};
+use crate::ir::terms::{TermData, TermId, TermStore};
+use crate::ir::written_name;
+use crate::ir::{Class, Phase};
+use crate::normal::NormalRule;
 use crate::syntax::ast::{Relation, Term};
 use crate::Loaded;
 use eval::{DemandCache, DemandPlans};
@@ -24,64 +28,13 @@ use plan::{call_inputs, Adornment, CallMode, Planner, RelId, RulePlan, Step};
 use rustc_hash::FxHashMap;
 use std::path::Path;
 use table::Table;
-use terms::{TermData, TermId, TermStore};
 
-/// Most distinct ground terms the interpreter creates before it gives up.
-pub const MAX_TERMS: usize = 20_000_000;
 /// Most facts one relation may hold before the interpreter gives up.
 pub const MAX_ROWS: usize = 10_000_000;
 /// Most facts of a static relation materialized at load time; a larger one
 /// (a relation written for a top-down prover, such as a 10-ary
 /// "exactly one of" table) is answered on demand instead.
 const STATIC_BUDGET: usize = 2_000_000;
-
-/// The panic payload with which the interpreter stops when a description
-/// needs more than its resource limits (a relation materialized bottom-up
-/// that a top-down prover would only query). The methods of
-/// [`Reasoner`] cannot fail, so the interpreter unwinds instead of answering
-/// wrongly; [`catch_limit`] turns it back into an error.
-#[derive(Debug)]
-pub struct ResourceLimit(pub String);
-
-fn exceeded(what: String) -> ! {
-    std::panic::panic_any(ResourceLimit(format!(
-        "the reference interpreter stopped: evaluating this description needs {what}"
-    )))
-}
-
-/// Runs `f`, turning an interpreter [`ResourceLimit`] into an error (other
-/// panics go on unwinding).
-pub fn catch_limit<T>(f: impl FnOnce() -> T) -> Result<T, ResourceLimit> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(v) => Ok(v),
-        Err(payload) => match payload.downcast::<ResourceLimit>() {
-            Ok(limit) => Err(*limit),
-            Err(other) => std::panic::resume_unwind(other),
-        },
-    }
-}
-
-/// Keeps the default panic message for real bugs but stays silent for
-/// [`ResourceLimit`], which the caller reports itself.
-pub fn quiet_resource_limits() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if info.payload().downcast_ref::<ResourceLimit>().is_none() {
-            default(info);
-        }
-    }));
-}
-
-/// What a relation's facts depend on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Class {
-    /// Neither `true` nor `does`: computed once.
-    Static,
-    /// `true` but not `does`: computed per state.
-    State,
-    /// `does`: computed per joint move.
-    Move,
-}
 
 /// A strongly connected component of relations with the plans of its rules.
 struct Stratum {
@@ -99,15 +52,6 @@ impl Stratum {
             recursive: self.recursive,
         }
     }
-}
-
-/// The questions of the four phases, in this order.
-#[derive(Clone, Copy)]
-enum Phase {
-    Legal = 0,
-    Next = 1,
-    Terminal = 2,
-    Goal = 3,
 }
 
 /// A game state of the interpreter: the ids of its true fluents, sorted.

@@ -3,13 +3,12 @@
 //! and equality run as soon as their variables are bound.
 
 use super::table::{KeyPart, Table};
-use super::terms::{SymId, TermData, TermId, TermStore};
+use crate::ir::terms::{SymId, TermData, TermId, TermStore};
 use crate::normal::{NormalLiteral, NormalRule};
 use crate::syntax::ast::{Atom, Term};
 use rustc_hash::FxHashMap;
 
-/// Index of a relation's table.
-pub type RelId = usize;
+pub use crate::ir::RelId;
 
 /// A term pattern with variables numbered within its rule.
 #[derive(Clone, Debug)]

@@ -1,6 +1,6 @@
 //! Tables of ground tuples with the hash indexes the rule plans ask for.
 
-use super::terms::{TermId, TermStore};
+use crate::ir::terms::{TermId, TermStore};
 use indexmap::IndexSet;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 

@@ -121,12 +121,7 @@ pub struct Relation {
 
 impl fmt::Display for Relation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}/{}",
-            crate::normal::written_name(&self.name),
-            self.arity
-        )
+        write!(f, "{}/{}", crate::ir::written_name(&self.name), self.arity)
     }
 }
 

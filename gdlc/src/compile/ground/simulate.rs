@@ -12,12 +12,12 @@
 //!   the state (or joint move) before, plus one per changed atom of the
 //!   layer (settling it).
 //!
-//! [`Ground::choose_drivers`] and [`super::incremental`] choose with these
+//! [`crate::compile::ground::drivers::choose_drivers`] and [`crate::compile::ground::incremental`] choose with these
 //! figures. The playouts are deterministic (a fixed seed), so the choices
 //! and the generated code are.
 
-use super::ground::Ground;
-use super::layers::{Layer, Layers};
+use crate::compile::analyse::layers::{Layer, Layers};
+use crate::compile::ground::grounding::Ground;
 
 /// Most instances the simulation may look at (it stops after the state
 /// that crosses this), so that it stays well under a second.
@@ -32,7 +32,7 @@ pub struct Costs {
     /// States simulated.
     pub states: usize,
     /// Per layer: instance visits of its full evaluations (with the drivers
-    /// [`Ground::choose_drivers`] picks from [`Self::drivers`]).
+    /// [`crate::compile::ground::drivers::choose_drivers`] picks from [`Self::drivers`]).
     pub full: Vec<u64>,
     /// Per rule with instances: the instances its full evaluations would
     /// visit with no driver (index 0) and driven by each positive column
@@ -43,7 +43,7 @@ pub struct Costs {
 }
 
 /// Plays random playouts of `ground` and returns the costs of each layer
-/// (but [`Costs::full`], which [`Ground::choose_drivers`] fills in).
+/// (but [`Costs::full`], which [`crate::compile::ground::drivers::choose_drivers`] fills in).
 pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
     let n = layers.layers.len();
     let words = ground.words;

@@ -1,14 +1,14 @@
-//! Stage 8 for a ground program ([`super::ground`]): the reasoner keeps one
+//! Stage 8 for a ground program ([`crate::compile::ground::grounding`]): the reasoner keeps one
 //! bit vector — the state, then every derived atom — and evaluates each
 //! rule as a loop over its instances, a static table of bit numbers. A
-//! phase evaluates only the layers of its cone, as in [`super::codegen`].
+//! phase evaluates only the layers of its cone, as in [`crate::compile::emit::relational`].
 
-use super::arrays::Arrays;
-use super::codegen::{lit, phase_fns, shared_items, shared_methods, static_rows};
-use super::domains::Domains;
-use super::ground::{Ground, GroundRule, Projection, WordCopies};
-use super::layers::Layers;
-use super::normalize::Program;
+use crate::compile::analyse::domains::Domains;
+use crate::compile::analyse::layers::Layers;
+use crate::compile::emit::arrays::Arrays;
+use crate::compile::emit::skeleton::{lit, phase_fns, shared_items, shared_methods, static_rows};
+use crate::compile::ground::grounding::{Ground, GroundRule, Projection, WordCopies};
+use crate::compile::program::Program;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use rustc_hash::FxHashMap;
@@ -82,7 +82,7 @@ pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Gr
 /// The instance tables of the rules of the layers `chosen` picks, and the
 /// methods evaluating those layers (`layer_<i>`, each calling the
 /// `rule_<r>` of its rules, to a fixpoint if it is recursive) and rules.
-pub(super) fn layer_items(
+pub fn layer_items(
     program: &Program,
     layers: &Layers,
     ground: &Ground,
@@ -547,7 +547,7 @@ fn does_items(
 /// The items both ground backends begin with: [`shared_items`], the bit
 /// vector's size (`BITS`) and the first word of its per-move part
 /// (`MOVE_WORD`), and [`answer_items`].
-pub(super) fn preamble(
+pub fn preamble(
     program: &Program,
     domains: &Domains,
     ground: &Ground,
@@ -572,7 +572,7 @@ pub(super) fn preamble(
 /// `Game::play` when the per-move layers are evaluated in full: clears the
 /// per-move part of the vector and forgets those layers, sets the joint
 /// move's `does` bits, then evaluates the layers of `next` not done yet.
-pub(super) fn full_play(layers: &Layers, ground: &Ground) -> TokenStream {
+pub fn full_play(layers: &Layers, ground: &Ground) -> TokenStream {
     let forget_moves = (0..layers.layers.len())
         .filter(|&l| ground.per_move[l])
         .map(|l| {
@@ -597,7 +597,7 @@ pub(super) fn full_play(layers: &Layers, ground: &Ground) -> TokenStream {
 
 /// `impl Reasoner for Game` of both ground backends: [`shared_methods`]
 /// and [`answer_methods`].
-pub(super) fn reasoner_impl() -> TokenStream {
+pub fn reasoner_impl() -> TokenStream {
     let shared_methods = shared_methods();
     let answer_methods = answer_methods();
     quote! {

@@ -12,18 +12,19 @@
 //! little from state to state, while every legal move of ticTacToe flips
 //! with the turn, and a `does` atom of ticTacToe is read by every cell's
 //! frame rule. So the choice is made per layer, from a simulation of the
-//! game ([`super::simulate`]): a layer is incremental when that costs less
+//! game ([`crate::compile::ground::simulate`]): a layer is incremental when that costs less
 //! and every layer it reads is incremental too; the per-move layers are
 //! chosen together. The others are evaluated in full when a phase needs
-//! them ([`super::ground_codegen`]'s layers).
+//! them ([`crate::compile::emit::ground`]'s layers).
 //!
 //! Counting is exact only when no ground atom depends on itself; a layer
 //! with a cycle through its atoms is evaluated in full.
 
-use super::ground::Ground;
-use super::layers::Layers;
+use crate::compile::analyse::layers::Layers;
+use crate::compile::error::NotIncremental;
+use crate::compile::ground::grounding::Ground;
 
-use super::simulate::{head_layers, Costs};
+use crate::compile::ground::simulate::{head_layers, Costs};
 
 /// Most levels; deeper ground programs are evaluated in full.
 const MAX_LEVELS: usize = u16::MAX as usize;
@@ -79,7 +80,7 @@ impl Incremental {
 /// Chooses, from a simulation of the game (`costs`, with `ground`'s
 /// drivers chosen from it), which layers of `ground` are kept up to date
 /// incrementally, and builds their tables; or says why none is.
-pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incremental, String> {
+pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incremental, NotIncremental> {
     let n = layers.layers.len();
     let bits = ground.words * 64;
     let never = (bits - 1) as u32;
@@ -122,11 +123,9 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
         }
     }
     if !chosen.contains(&true) {
-        return Err(format!(
-            "no layer is cheaper incrementally in {} simulated states, reads only \
-             incremental layers and is free of cycles through its atoms",
-            costs.states
-        ));
+        return Err(NotIncremental::NotCheaper {
+            states: costs.states,
+        });
     }
 
     let mut heads = Vec::new();
@@ -153,10 +152,10 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
     }
     let (occurrence_starts, occurrences) = occurrence_lists(bits, literals);
     let level = levels(&heads, &positives, &occurrence_starts, &occurrences)
-        .ok_or("a ground atom depends on itself (recursion through atoms)")?;
+        .ok_or(NotIncremental::AtomCycle)?;
     let levels = level.iter().max().map_or(1, |&l| l as usize + 1);
     if levels > MAX_LEVELS {
-        return Err(format!("more than {MAX_LEVELS} levels of atoms"));
+        return Err(NotIncremental::TooManyLevels { limit: MAX_LEVELS });
     }
     let mut is_head = vec![false; bits];
     for &h in &heads {
@@ -290,7 +289,7 @@ mod tests {
         assert!(level.is_none());
         // maze's reachability over rooms linked both ways is such a cycle.
         let c = project_game("maze");
-        let g = c.ground.as_ref().expect("ground");
+        let g = c.ground().expect("ground");
         let recursive: Vec<usize> = (0..c.layers.layers.len())
             .filter(|&l| c.layers.layers[l].recursive)
             .collect();
@@ -301,7 +300,7 @@ mod tests {
     #[test]
     fn the_simulation_chooses_per_layer() {
         let c = project_game("connectfour");
-        let p = c.incremental.as_ref().expect("incremental");
+        let p = c.incremental().expect("incremental");
         let layer = |name: &str| {
             c.layers
                 .layers
@@ -321,7 +320,7 @@ mod tests {
         // breakthrough's frame rules test the moved pieces' cells one by
         // one: there `next` is incremental.
         let b = project_game("breakthrough");
-        assert!(b.incremental.as_ref().expect("incremental").moves);
+        assert!(b.incremental().expect("incremental").moves);
         for l in 0..c.layers.layers.len() {
             let cheaper = super::cheaper(p.costs.incremental[l], p.costs.full[l]);
             assert!(!p.layers[l] || cheaper || p.moves, "layer {l}");
@@ -330,7 +329,7 @@ mod tests {
         let counted: usize = (0..c.layers.layers.len())
             .filter(|&l| p.layers[l])
             .flat_map(|l| &c.layers.layers[l].rules)
-            .filter_map(|&r| c.ground.as_ref().unwrap().rules[r].as_ref())
+            .filter_map(|&r| c.ground().unwrap().rules[r].as_ref())
             .map(|g| g.rows.len())
             .sum();
         assert_eq!(p.heads.len(), counted);

@@ -5,7 +5,7 @@
 //! Each phase (legal, next, terminal, goal) evaluates only the layers in the
 //! cone of the relations that answer it.
 
-use super::normalize::{Class, Lit, Program, RelId};
+use crate::compile::program::{Class, Lit, Program, RelId};
 
 /// One layer: a strongly connected component of dynamic relations.
 pub struct Layer {

@@ -12,9 +12,9 @@
 //! with the bound variables first, so that the runtime finds the matching
 //! rows by binary search and never takes a term apart.
 
-use super::domains::Domains;
-use super::normalize::{matches, Atom, Class, Lit, Pat, Program};
-use crate::interp::terms::{SymId, TermId};
+use crate::compile::analyse::domains::Domains;
+use crate::compile::program::{matches, Atom, Class, Lit, Pat, Program};
+use crate::ir::terms::{SymId, TermId};
 use gdl_runtime::support::ranked_slot;
 use rustc_hash::FxHashMap;
 
@@ -427,7 +427,7 @@ pub fn plan_rules(
     // so while the rule has answers to enumerate, such a literal counts a
     // quarter of its estimate.
     let component = program.graph.component_of();
-    let recursive = |rule: &super::normalize::Rule, lit: &Lit| match lit {
+    let recursive = |rule: &crate::compile::program::Rule, lit: &Lit| match lit {
         Lit::Pos(a) => component
             .get(a.rel)
             .is_some_and(|c| Some(c) == component.get(rule.head.rel)),
@@ -530,7 +530,7 @@ enum Lowered {
 }
 
 /// Occurrences of variable `v` in a rule's head and body.
-pub(super) fn occurrences(rule: &super::normalize::Rule, v: usize) -> usize {
+pub(super) fn occurrences(rule: &crate::compile::program::Rule, v: usize) -> usize {
     let mut n = 0;
     for a in &rule.head.args {
         a.for_each_var(&mut |w| n += usize::from(w == v));
@@ -757,7 +757,7 @@ fn estimate(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::Step;
-    use crate::compile::analyze;
+    use crate::compile::{analyze_with, Strategy};
 
     #[test]
     fn filters_follow_the_literal_that_binds_them_and_static_literals_become_tables() {
@@ -767,8 +767,10 @@ mod tests {
             (<= (legal a go) (true (c 1)))
             (<= terminal (true (c 3))) (goal a 100)";
         let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
-        let c = analyze(&loaded).expect("compiles");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let next = c
+            .relational()
+            .unwrap()
             .plans
             .iter()
             .find(|p| c.program.rules[p.rule].text.starts_with("(<= (next"))
@@ -813,9 +815,10 @@ mod tests {
             text += &format!(" (coord {i})");
         }
         let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        let c = crate::compile::analyze_with(&loaded, crate::compile::Strategy::Relational)
-            .expect("compiles");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let frame = c
+            .relational()
+            .unwrap()
             .plans
             .iter()
             .find(|p| {

@@ -13,9 +13,9 @@
 //! `whitePawnMove` from the squares of the pawns): materialized, it would
 //! hold the answers for every square.
 
-use super::domains::Domains;
-use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
-use crate::interp::terms::TermData;
+use crate::compile::analyse::domains::Domains;
+use crate::compile::program::{Atom, Class, Lit, Pat, Program, RelId, Rule};
+use crate::ir::terms::TermData;
 
 /// Relations with fewer relaxed facts are cheap enough to materialize.
 const MIN_ROWS: usize = 5_000;
@@ -393,6 +393,8 @@ mod tests {
         let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let p = &c.program;
         let inlined: Vec<&str> = c
+            .relational()
+            .unwrap()
             .inlined
             .iter()
             .map(|&r| p.relations[r].name.as_str())
@@ -406,7 +408,7 @@ mod tests {
             p.rules.iter().any(|rule| {
                 p.relations[rule.head.rel].name == "legal"
                     && rule.body.iter().any(|l| {
-                        matches!(l, crate::compile::normalize::Lit::Pos(a)
+                        matches!(l, crate::compile::program::Lit::Pos(a)
                             if p.relations[a.rel].name == name)
                     })
             })
@@ -430,7 +432,9 @@ mod tests {
             let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
             let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
             let p = &c.program;
-            c.inlined
+            c.relational()
+                .unwrap()
+                .inlined
                 .iter()
                 .map(|&r| p.relations[r].name.clone())
                 .collect::<Vec<String>>()

@@ -5,7 +5,7 @@
 //! is left reads only `true`, `does` and derived atoms. The generated
 //! reasoner then evaluates these instances layer by layer over one bit
 //! vector, with no tuples, hashing or joins at run time (see
-//! [`super::ground_codegen`]).
+//! [`crate::compile::emit::ground`]).
 //!
 //! The bit vector, in words:
 //!
@@ -17,11 +17,11 @@
 //!   copy of these words), the `does` atoms, then the other relations
 //!   computed per joint move.
 
-use super::domains::Domains;
-use super::layers::Layers;
-use super::normalize::{lookup, Class, Lit, Program, RelId};
-use super::simulate::Costs;
-use crate::interp::terms::TermId;
+use crate::compile::analyse::domains::Domains;
+use crate::compile::analyse::layers::Layers;
+use crate::compile::error::NotGround;
+use crate::compile::program::{lookup, Class, Lit, Program, RelId};
+use crate::ir::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Most bit-test slots (heads and literals) of all instances together;
@@ -41,7 +41,7 @@ pub struct GroundRule {
     pub rows: Vec<Vec<u32>>,
     /// Whether the rows are sorted by their first positive literal, the
     /// driver (the one with the most distinct bits, until
-    /// [`Ground::choose_drivers`] picks the one a simulation found set
+    /// [`crate::compile::ground::drivers::choose_drivers`] picks the one a simulation found set
     /// least often): the evaluation then visits only the rows whose first
     /// literal is set.
     pub driven: bool,
@@ -51,7 +51,7 @@ pub struct GroundRule {
     pub guards: Vec<usize>,
     /// Whether the full evaluation tests its heads' words (a
     /// [`Projection`], when the simulation found that cheaper than
-    /// walking the set bits of its driver; [`Ground::choose_drivers`]).
+    /// walking the set bits of its driver; [`crate::compile::ground::drivers::choose_drivers`]).
     pub projected: bool,
 }
 
@@ -109,7 +109,7 @@ impl GroundRule {
 
     /// The projection that could evaluate this rule, if its instances each
     /// test one positive literal and share few heads.
-    fn projection_shape(&self) -> Option<Projection> {
+    pub fn projection_shape(&self) -> Option<Projection> {
         let tested: Vec<usize> = (1..=self.pos + self.neg)
             .filter(|k| !self.guards.contains(k))
             .collect();
@@ -248,84 +248,20 @@ impl Ground {
     }
 }
 
-impl Ground {
-    /// Picks each rule's driver from what a simulation measured: the
-    /// positive column (not a guard) whose set bits the rows would be
-    /// visited from least often, or none when visiting every row is as
-    /// cheap; then fills in [`Costs::full`] per layer with those drivers.
-    pub fn choose_drivers(&mut self, layers: &Layers, costs: &mut Costs) {
-        let mut chosen = vec![0u64; self.rules.len()];
-        for g in self.rules.iter_mut().flatten() {
-            let visits = &costs.drivers[g.rule];
-            let mut best = 0;
-            for k in 1..=g.pos {
-                if !g.guards.contains(&k) && visits[k] < visits[best] && spans(&g.rows, k) {
-                    best = k;
-                }
-            }
-            g.driven = best > 0;
-            if best > 1 {
-                for row in &mut g.rows {
-                    row.swap(1, best);
-                }
-                for guard in &mut g.guards {
-                    if *guard == 1 {
-                        *guard = best;
-                    }
-                }
-            }
-            g.rows
-                .sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
-            // Word copies visit words, not instances: scale the visits.
-            // (visits[0] counts every instance of each evaluation).
-            let rows = g.rows.len() as u64;
-            chosen[g.rule] = match g.word_copies() {
-                Some(c) if c.by_driver => (visits[best] * c.words.len() as u64).div_ceil(rows),
-                Some(c) => (visits[0] * c.words.len() as u64).div_ceil(rows),
-                None => visits[best],
-            };
-            // A projection tests each of its words per evaluation: taken
-            // when that is less than a walk, which reads the words of its
-            // driver's masks and visits the rows of their set bits
-            // (`anyLegalMove` over the many legal moves set), not when the
-            // driver's bits are seldom set (nineBoardTicTacToe's `line`).
-            if let Some(p) = g.projection_shape() {
-                let tested = (visits[0] * p.words() as u64).div_ceil(rows);
-                let walked = if g.driven {
-                    let driver_words = g.driver_masks().1.len() as u64;
-                    chosen[g.rule] + (visits[0] * driver_words).div_ceil(rows)
-                } else {
-                    chosen[g.rule]
-                };
-                if tested < walked {
-                    g.projected = true;
-                    chosen[g.rule] = tested;
-                }
-            }
-        }
-        costs.full = layers
-            .layers
-            .iter()
-            .map(|l| l.rules.iter().map(|&r| chosen[r]).sum())
-            .collect();
-    }
-}
-
 /// Whether the bits of column `k` span few enough bits for a driver's
 /// offset table (one offset per bit of the range).
-fn spans(rows: &[Vec<u32>], k: usize) -> bool {
+pub fn spans(rows: &[Vec<u32>], k: usize) -> bool {
     let lo = rows.iter().map(|r| r[k]).min().unwrap_or(0);
     let hi = rows.iter().map(|r| r[k]).max().unwrap_or(0);
     ((hi - lo) as usize) < 16 * rows.len() + 64
 }
 
 /// Grounds `program`, or says why not.
-pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<Ground, String> {
+pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<Ground, NotGround> {
     let Some(instances) = &domains.instances else {
-        return Err(format!(
-            "more than {} rule instances (or a relation too large to enumerate)",
-            super::domains::MAX_GROUND_INSTANCES
-        ));
+        return Err(NotGround::TooManyInstances {
+            limit: crate::compile::analyse::domains::MAX_GROUND_INSTANCES,
+        });
     };
     let fluents = domains.fluents;
     let state_words = fluents.div_ceil(64).max(1);
@@ -455,7 +391,7 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
         .iter()
         .any(|&r| program.class[r] == Class::Static && !program.facts[r].is_empty())
     {
-        return Err("`next` has facts that hold in every state".into());
+        return Err(NotGround::StaticNext);
     }
 
     // The instances as rows of bits.
@@ -562,9 +498,7 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
         driven = driven && spans(&rows, 1);
         slots += rows.len() * (1 + pos + neg);
         if slots > MAX_SLOTS {
-            return Err(format!(
-                "the ground instances need more than {MAX_SLOTS} bit tests"
-            ));
+            return Err(NotGround::TooManyTests { limit: MAX_SLOTS });
         }
         rules.push(Some(GroundRule {
             rule: index,
@@ -636,7 +570,7 @@ mod tests {
     fn static_literals_and_filters_are_decided_at_compile_time() {
         let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
         let c = analyze(&loaded).expect("compiles");
-        let g = c.ground.as_ref().expect("small enough to ground");
+        let g = c.ground().expect("small enough to ground");
         let rules = &c.program.rules;
         let rows_of = |text: &str| {
             let i = rules
@@ -671,7 +605,7 @@ mod tests {
             (<= terminal (true (p 3)))\n(<= (goal a 100) (true (p 3)))\n";
         let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
         let c = analyze(&loaded).expect("compiles");
-        let g = c.ground.as_ref().expect("small enough to ground");
+        let g = c.ground().expect("small enough to ground");
         let i = c
             .program
             .rules
@@ -695,7 +629,7 @@ mod tests {
             .iter()
             .position(|r| r.text == text)
             .expect(text);
-        let g = c.ground.as_ref().expect("small enough to ground");
+        let g = c.ground().expect("small enough to ground");
         g.rules[i].as_ref().expect("instances")
     }
 
@@ -802,7 +736,7 @@ mod tests {
             (<= terminal (true (r 4)))\n(<= terminal (seen 3))\n(<= (goal a 100) (true (r 4)))\n";
         let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
         let c = analyze(&loaded).expect("compiles");
-        let g = c.ground.as_ref().expect("small enough to ground");
+        let g = c.ground().expect("small enough to ground");
         let copies = |text: &str| ground_rule(&c, text).word_copies();
         let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
         let has = |w: &[(u32, u64, u32)], f: &str| {

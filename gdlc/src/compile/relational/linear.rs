@@ -28,8 +28,8 @@
 //! p(x, u) :- reach(x, k, c), E                      (one per exit rule)
 //! ```
 
-use super::normalize::{Atom, Lit, Pat, Program, RelId, Rule};
-use super::plan::occurrences;
+use crate::compile::program::{Atom, Lit, Pat, Program, RelId, Rule};
+use crate::compile::relational::plan::occurrences;
 
 /// The shape of a right-linear recursion.
 #[derive(Clone, Debug)]

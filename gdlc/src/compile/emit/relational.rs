@@ -7,13 +7,14 @@
 //! dynamic relation and evaluates, for the state it was last asked about,
 //! only the layers of the phase asked for.
 
-use super::arrays::Arrays;
-use super::containers::{self, Container};
-use super::domains::Domains;
-use super::layers::{Layer, Layers};
-use super::normalize::{Atom, Class, Pat, Program, RelId};
-use super::plan::{key_box, Membership, RulePlan, Step, Table, Tables};
-use crate::interp::terms::{TermData, TermId};
+use crate::compile::analyse::domains::Domains;
+use crate::compile::analyse::layers::{Layer, Layers};
+use crate::compile::emit::arrays::Arrays;
+use crate::compile::emit::skeleton::{lit, phase_fns, shared_items, shared_methods, static_rows};
+use crate::compile::program::{Atom, Class, Pat, Program, RelId};
+use crate::compile::relational::containers::{self, Container};
+use crate::compile::relational::plan::{key_box, Membership, RulePlan, Step, Table, Tables};
+use crate::ir::terms::{TermData, TermId};
 use gdl_runtime::support::box_slot;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -404,174 +405,9 @@ pub fn module(input: Input<'_>) -> String {
     arrays.fill(&prettyplease::unparse(&file))
 }
 
-/// The items both backends define: the constants (`ZOBRIST`, `FLUENTS`,
-/// `WORDS`, `TERM_TEXT`, `BY_TEXT`, `ROLE_IDS`, `INITIAL`), `State`, `Move`, and
-/// `Default` for `Game` (which each backend defines, with `Game::new`).
-pub(super) fn shared_items(
-    program: &Program,
-    domains: &Domains,
-    arrays: &mut Arrays,
-) -> TokenStream {
-    let words = domains.fluents.div_ceil(64).max(1);
-    let texts = arrays.strings(&domains.texts);
-    let n_terms = Literal::usize_unsuffixed(domains.texts.len());
-    let n_fluents = Literal::usize_unsuffixed(domains.fluents);
-    let n_words = Literal::usize_unsuffixed(words);
-    let n_roles = Literal::usize_unsuffixed(program.roles.len());
-    let role_ids = program.roles.iter().map(|&r| lit(domains.id(r)));
-    let initial = domains
-        .state_words(&program.init)
-        .into_iter()
-        .map(Literal::u64_unsuffixed);
-    let mut by_text: Vec<u32> = (0..domains.texts.len() as u32).collect();
-    by_text.sort_by(|&a, &b| domains.texts[a as usize].cmp(&domains.texts[b as usize]));
-    let by_text = arrays.ints(by_text);
-    let zobrist = arrays.ints(
-        domains.texts[..domains.fluents]
-            .iter()
-            .map(|t| gdl_runtime::zobrist_key(t)),
-    );
-    quote! {
-        /// The Zobrist key of every fluent (`gdl_runtime::zobrist_key` of its text).
-        static ZOBRIST: [u64; FLUENTS] = #zobrist;
-        /// Number of possible fluents (the bits of a state).
-        pub const FLUENTS: usize = #n_fluents;
-        /// Words of a state.
-        const WORDS: usize = #n_words;
-        /// Canonical text of every term, by id (fluents first).
-        static TERM_TEXT: [&str; #n_terms] = #texts;
-        /// Every term id, in the order of their texts.
-        static BY_TEXT: [u32; #n_terms] = #by_text;
-        /// The term id of each role.
-        static ROLE_IDS: [u32; #n_roles] = [#(#role_ids),*];
-        /// The initial state.
-        const INITIAL: [u64; WORDS] = [#(#initial),*];
-
-        /// A game state: the set of true fluents, one bit per possible fluent.
-        #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-        pub struct State(pub [u64; WORDS]);
-
-        impl State {
-            /// Whether fluent `f` holds.
-            #[inline]
-            fn holds(&self, f: u32) -> bool {
-                self.0[(f >> 6) as usize] >> (f & 63) & 1 != 0
-            }
-        }
-
-        /// A move: the id of its term.
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-        pub struct Move(pub u32);
-
-        impl Default for Game {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-    }
-}
-
-/// The methods of `Reasoner` both backends implement alike (in `impl
-/// Reasoner for Game`; `Game` has a `roles` field).
-pub(super) fn shared_methods() -> TokenStream {
-    quote! {
-        fn roles(&self) -> &[String] {
-            &self.roles
-        }
-
-        fn initial_state(&mut self) -> State {
-            State(INITIAL)
-        }
-
-        fn move_text(&self, _role: usize, mv: Move) -> String {
-            TERM_TEXT[mv.0 as usize].to_string()
-        }
-
-        fn parse_move(&mut self, _role: usize, text: &str) -> Option<Move> {
-            let text = ::gdl_runtime::kif::canonical(text)?;
-            let i = BY_TEXT
-                .binary_search_by(|&t| TERM_TEXT[t as usize].cmp(text.as_str()))
-                .ok()?;
-            Some(Move(BY_TEXT[i]))
-        }
-
-        fn fluents(&self, state: &State) -> Vec<String> {
-            let mut out: Vec<String> = (0..FLUENTS as u32)
-                .filter(|&f| state.holds(f))
-                .map(|f| TERM_TEXT[f as usize].to_string())
-                .collect();
-            out.sort_unstable();
-            out
-        }
-
-        fn state_hash(&self, state: &State) -> u64 {
-            let mut h = 0u64;
-            for (w, &word) in state.0.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    h ^= ZOBRIST[w * 64 + word.trailing_zeros() as usize];
-                    word &= word - 1;
-                }
-            }
-            h
-        }
-    }
-}
-
 /// The field of a relation's container.
 fn rel_field(r: RelId) -> Ident {
     format_ident!("r{r}")
-}
-
-/// A `u32` literal without suffix.
-pub(super) fn lit(n: u32) -> Literal {
-    Literal::u32_unsuffixed(n)
-}
-
-/// `static NAME: [[u32; COLUMNS]; N]` holding `rows`.
-pub(super) fn static_rows(
-    name: &Ident,
-    columns: usize,
-    rows: &[Vec<u32>],
-    arrays: &mut Arrays,
-) -> TokenStream {
-    let cols = Literal::usize_unsuffixed(columns);
-    let n = Literal::usize_unsuffixed(rows.len());
-    let rows = arrays.rows(rows);
-    quote! {
-        static #name: [[u32; #cols]; #n] = #rows;
-    }
-}
-
-/// `phase_legal`, `phase_next`, `phase_terminal` and `phase_goal`: each
-/// evaluates the layers of its phase that are not done yet for the
-/// current state (or joint move), but those `kept` says are always up to
-/// date.
-pub(super) fn phase_fns(layers: &Layers, kept: impl Fn(usize) -> bool) -> Vec<TokenStream> {
-    let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
-    layers
-        .phases
-        .iter()
-        .zip(phase_names)
-        .map(|(order, name)| {
-            let name = format_ident!("{name}");
-            let calls = order.iter().filter(|&&l| !kept(l)).map(|&l| {
-                let f = format_ident!("layer_{l}");
-                let idx = Literal::usize_unsuffixed(l);
-                quote! {
-                    if !self.done[#idx] {
-                        self.#f();
-                        self.done[#idx] = true;
-                    }
-                }
-            });
-            quote! {
-                fn #name(&mut self) {
-                    #(#calls)*
-                }
-            }
-        })
-        .collect()
 }
 
 /// How a planned rule takes part in the fixpoint of its layer.
@@ -1214,7 +1050,7 @@ impl RuleGen<'_> {
         };
         for &t in terms {
             binding.iter_mut().for_each(|b| *b = None);
-            if super::normalize::matches(&self.program.store, pat, t, &mut binding) {
+            if crate::compile::program::matches(&self.program.store, pat, t, &mut binding) {
                 let values = vars.iter().map(|&v| {
                     self.domains
                         .id(binding[v].expect("matched variables are bound"))
@@ -1304,16 +1140,17 @@ impl RuleGen<'_> {
 }
 
 /// Occurrences of each variable in a rule.
-fn variable_uses(rule: &super::normalize::Rule) -> Vec<usize> {
+fn variable_uses(rule: &crate::compile::program::Rule) -> Vec<usize> {
     let mut uses = vec![0; rule.vars.len()];
     let mut count = |p: &Pat| p.for_each_var(&mut |v| uses[v] += 1);
     rule.head.args.iter().for_each(&mut count);
     for lit in &rule.body {
         match lit {
-            super::normalize::Lit::Pos(a) | super::normalize::Lit::Neg(a) => {
+            crate::compile::program::Lit::Pos(a) | crate::compile::program::Lit::Neg(a) => {
                 a.args.iter().for_each(&mut count)
             }
-            super::normalize::Lit::Distinct(x, y) | super::normalize::Lit::Same(x, y) => {
+            crate::compile::program::Lit::Distinct(x, y)
+            | crate::compile::program::Lit::Same(x, y) => {
                 count(x);
                 count(y);
             }
@@ -1357,7 +1194,7 @@ fn syn_label(i: usize) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::renumbered;
-    use crate::compile::normalize::Pat;
+    use crate::compile::program::Pat;
     use crate::compile::{generate_with, Strategy};
 
     /// Patterns that differ only in their variables' numbers share one

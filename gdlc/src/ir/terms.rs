@@ -67,8 +67,11 @@ impl TermStore {
             return id;
         }
         let id = self.terms.len() as TermId;
-        if self.terms.len() >= super::MAX_TERMS {
-            super::exceeded(format!("more than {} distinct terms", super::MAX_TERMS));
+        if self.terms.len() >= crate::ir::limits::MAX_TERMS {
+            crate::ir::limits::exceeded(format!(
+                "more than {} distinct terms",
+                crate::ir::limits::MAX_TERMS
+            ));
         }
         let functor = self.functor_of(&data);
         self.functors.push(functor);

@@ -1,22 +1,22 @@
 //! Stage 8 for a ground program evaluated incrementally
-//! ([`super::incremental`]): the reasoner keeps the bit vector of
-//! [`super::ground`] together with a count of unsatisfied literals per
+//! ([`crate::compile::ground::incremental`]): the reasoner keeps the bit vector of
+//! [`crate::compile::ground::grounding`] together with a count of unsatisfied literals per
 //! instance of an incremental layer and of firing instances per atom.
 //! Loading a state changes the fluents that differ from the loaded one;
 //! each change updates the instances that read it, and the atoms whose
 //! count crosses zero are settled level by level. The layers
-//! [`super::incremental`] left to full evaluation are evaluated as in
-//! [`super::ground_codegen`], when a phase needs them; so are the per-move
+//! [`crate::compile::ground::incremental`] left to full evaluation are evaluated as in
+//! [`crate::compile::emit::ground`], when a phase needs them; so are the per-move
 //! layers when they are not incremental.
 
-use super::arrays::Arrays;
-use super::codegen::{lit, phase_fns};
-use super::domains::Domains;
-use super::ground::Ground;
-use super::ground_codegen::{full_play, layer_items, preamble, reasoner_impl};
-use super::incremental::Incremental;
-use super::layers::Layers;
-use super::normalize::Program;
+use crate::compile::analyse::domains::Domains;
+use crate::compile::analyse::layers::Layers;
+use crate::compile::emit::arrays::Arrays;
+use crate::compile::emit::ground::{full_play, layer_items, preamble, reasoner_impl};
+use crate::compile::emit::skeleton::{lit, phase_fns};
+use crate::compile::ground::grounding::Ground;
+use crate::compile::ground::incremental::Incremental;
+use crate::compile::program::Program;
 use proc_macro2::Literal;
 use quote::quote;
 

@@ -11,11 +11,11 @@
 //! the order depends only on the terms, so the generated code is
 //! deterministic.
 
-use super::normalize::{
+use crate::compile::error::CompileError;
+use crate::compile::program::{
     instantiate, is_bound, lookup, lookup_bound, matches, Class, Lit, Pat, Program, RelId, Rule,
 };
-use super::CompileError;
-use crate::interp::terms::{SymId, TermData, TermId, TermStore};
+use crate::ir::terms::{SymId, TermData, TermId, TermStore};
 use hashbrown::HashTable;
 use indexmap::IndexSet;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
@@ -157,9 +157,7 @@ pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
 fn compute_within(program: &mut Program, limits: Limits) -> Result<Domains, CompileError> {
     let (dom, rows, instances, work) = Grounder::new(program, limits).run()?;
     if dom[program.true_rel][0].len() > MAX_FLUENTS {
-        return Err(CompileError(format!(
-            "the game has more than {MAX_FLUENTS} possible fluents"
-        )));
+        return Err(CompileError::TooManyFluents { limit: MAX_FLUENTS });
     }
     let (fluents, rest) = term_order(&program.store, &dom, program.true_rel);
     let store = &program.store;
@@ -712,7 +710,7 @@ struct Occurrence {
 /// never created (no fact can match).
 fn bound_key(
     store: &TermStore,
-    atom: &super::normalize::Atom,
+    atom: &crate::compile::program::Atom,
     binding: &[Option<TermId>],
     positions: &mut Vec<usize>,
     key: &mut Vec<TermId>,
@@ -741,7 +739,7 @@ fn bound_key(
 #[allow(clippy::type_complexity)]
 fn inner_key(
     store: &TermStore,
-    atom: &super::normalize::Atom,
+    atom: &crate::compile::program::Atom,
     binding: &[Option<TermId>],
 ) -> Result<Option<(Vec<Place>, Vec<TermId>)>, ()> {
     fn walk(
@@ -1133,15 +1131,12 @@ impl<'a> Grounder<'a> {
                 changed |= self.add(target, &row);
             }
             if self.tuples[true_rel].is_none() {
-                return Err(CompileError(format!(
-                    "the game has more than {} possible fluents",
-                    self.limits.rows
-                )));
+                return Err(CompileError::TooManyFluents {
+                    limit: self.limits.rows,
+                });
             }
             if self.program.store.len() > MAX_TERMS {
-                return Err(CompileError(format!(
-                    "the game needs more than {MAX_TERMS} distinct ground terms"
-                )));
+                return Err(CompileError::TooManyTerms { limit: MAX_TERMS });
             }
             seen = now;
             dom_seen = dom_now;
@@ -1432,12 +1427,12 @@ impl<'a> Grounder<'a> {
                         .try_fold(1usize, |acc, k| acc.checked_mul(k))
                         .unwrap_or(usize::MAX);
                     if count > MAX_INSTANCES {
-                        return Err(CompileError(format!(
-                            "argument {} of `{}` can take more than {MAX_INSTANCES} values in the rule {}",
-                            i + 1,
-                            self.program.relations[r],
-                            rule.text
-                        )));
+                        return Err(CompileError::ArgumentTooLarge {
+                            argument: i + 1,
+                            relation: self.program.relations[r].to_string(),
+                            rule: rule.text.clone(),
+                            limit: MAX_INSTANCES,
+                        });
                     }
                     let mut b = vec![0; rule.vars.len()];
                     let mut produced = Vec::with_capacity(count);
@@ -1759,7 +1754,11 @@ impl<'a> Grounder<'a> {
     /// How many facts a positive literal would try under `binding`: exact
     /// for enumerated relations (an index lookup), the product of the free
     /// arguments' domains otherwise.
-    fn candidates(&mut self, atom: &super::normalize::Atom, binding: &[Option<TermId>]) -> usize {
+    fn candidates(
+        &mut self,
+        atom: &crate::compile::program::Atom,
+        binding: &[Option<TermId>],
+    ) -> usize {
         let r = atom.rel;
         let (positions, key) = &mut self.key;
         if !bound_key(&self.program.store, atom, binding, positions, key) {
@@ -1781,7 +1780,7 @@ impl<'a> Grounder<'a> {
     fn scan_literal(
         &mut self,
         rule: &Rule,
-        atom: &super::normalize::Atom,
+        atom: &crate::compile::program::Atom,
         i: usize,
         delta: Option<(usize, usize, usize)>,
         pending: &mut Vec<usize>,
@@ -1939,14 +1938,14 @@ impl<'a> Grounder<'a> {
 #[cfg(test)]
 mod tests {
     use super::{compute_within, distinct_in_order, Domains, Grounder, Limits, Mode};
-    use crate::compile::normalize::{Program, Rule};
-    use crate::compile::{analyze, normalize};
+    use crate::compile::program::{Program, Rule};
+    use crate::compile::{analyze, program};
 
     /// The domains of a description under the given limits, and the index
     /// of relation `name` (as `name/arity`).
     fn relaxed(text: &str, limits: Limits, name: &str) -> (Domains, usize) {
         let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
-        let mut program = normalize::normalize(&loaded.analysis.rules).expect("normalizes");
+        let mut program = program::lower::lower(&loaded.analysis.rules).expect("lowers");
         let d = compute_within(&mut program, limits).expect("computes");
         let r = program
             .relations
@@ -1960,8 +1959,7 @@ mod tests {
     /// hands the grounder and the rules to `f`.
     fn at_fixpoint(text: &str, limits: Limits, f: impl FnOnce(&mut Grounder, &[Rule])) {
         let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
-        let mut program: Program =
-            normalize::normalize(&loaded.analysis.rules).expect("normalizes");
+        let mut program: Program = program::lower::lower(&loaded.analysis.rules).expect("lowers");
         let n = program.relations.len();
         let rules = std::mem::take(&mut program.rules);
         let mut g = Grounder::new(&mut program, limits);

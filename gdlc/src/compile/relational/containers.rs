@@ -1,11 +1,11 @@
 //! Stage 7, containers: the data structure that holds each dynamic
 //! relation's facts during evaluation, chosen from its arity and domains
 //! (thesis 7.2.5). The state itself is always a bitset over the possible
-//! fluents (see [`super::domains`]); static relations are constant tables
-//! (see [`super::plan`]).
+//! fluents (see [`crate::compile::analyse::domains`]); static relations are constant tables
+//! (see [`crate::compile::relational::plan`]).
 
-use super::domains::Domains;
-use super::normalize::{Class, Program};
+use crate::compile::analyse::domains::Domains;
+use crate::compile::program::{Class, Program};
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -17,9 +17,9 @@
 //! a called relation into its caller's component); when it would not, the
 //! program is left as it was.
 
-use super::domains::Domains;
-use super::linear::{self, Linear};
-use super::normalize::{Atom, Class, Lit, Pat, Program, RelId, Rule};
+use crate::compile::analyse::domains::Domains;
+use crate::compile::program::{Atom, Class, Lit, Pat, Program, RelId, Rule};
+use crate::compile::relational::linear::{self, Linear};
 use crate::graph::{Polarity, RelationGraph};
 use crate::syntax::ast::Relation;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -641,7 +641,7 @@ fn classify(program: &mut Program, first: usize) {
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::plan::Step;
+    use crate::compile::relational::plan::Step;
     use crate::compile::{analyze_with, Strategy};
 
     /// `reach` is recursive and large (80 rooms: 6 400 possible facts),
@@ -672,11 +672,17 @@ mod tests {
         let loaded = crate::load_bytes("t.kif".into(), game().into_bytes()).expect("valid");
         let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let p = &c.program;
-        let adornments: Vec<&str> = c.adorned.iter().map(|a| a.adornment.as_str()).collect();
+        let adornments: Vec<&str> = c
+            .relational()
+            .unwrap()
+            .adorned
+            .iter()
+            .map(|a| a.adornment.as_str())
+            .collect();
         // `(reach ?x ?y)` after `(true (at ?x))`, and `(not (reach ?x ?x))`.
         assert_eq!(adornments.len(), 2, "{adornments:?}");
         assert!(adornments.contains(&"bf") && adornments.contains(&"bb"));
-        for a in &c.adorned {
+        for a in &c.relational().unwrap().adorned {
             assert_eq!(p.relations[a.original].name, "reach");
             assert_eq!(p.relations[a.magic].arity, a.adornment.matches('b').count());
             // Every rule of the adorned copy reads its magic relation first.
@@ -692,7 +698,7 @@ mod tests {
             assert!(p.rules.iter().any(|r| r.head.rel == a.magic));
         }
         // Nothing calls `reach` with both arguments free: its own rules are gone.
-        let reach = c.adorned[0].original;
+        let reach = c.relational().unwrap().adorned[0].original;
         assert!(!p.rules.iter().any(|r| r.head.rel == reach));
     }
 
@@ -724,7 +730,9 @@ mod tests {
         let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
         let p = &c.program;
         let find = |adornment: &str| {
-            c.adorned
+            c.relational()
+                .unwrap()
+                .adorned
                 .iter()
                 .find(|a| p.relations[a.original].name == "walk" && a.adornment == adornment)
                 .unwrap_or_else(|| panic!("walk called `{adornment}`"))
@@ -741,6 +749,8 @@ mod tests {
         let reach = from_start.reach.expect("factored");
         assert!(rules_of(from_start.adorned).all(|r| !reads(r, from_start.adorned)));
         let reach_copies: Vec<usize> = c
+            .relational()
+            .unwrap()
             .adorned
             .iter()
             .filter(|b| b.original == reach)
@@ -754,6 +764,8 @@ mod tests {
         // (each round, only the new ones) before the 29 rows of `succ`.
         for &q in &reach_copies {
             let plan = c
+                .relational()
+                .unwrap()
                 .plans
                 .iter()
                 .find(|plan| p.rules[plan.rule].head.rel == q && reads(&p.rules[plan.rule], q))
@@ -787,6 +799,8 @@ mod tests {
             let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
             let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
             let mut out: Vec<(String, bool)> = c
+                .relational()
+                .unwrap()
                 .adorned
                 .iter()
                 .filter(|a| c.program.relations[a.original].name == "walk")
@@ -825,7 +839,9 @@ mod tests {
             text += legal;
             let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
             let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
-            c.adorned
+            c.relational()
+                .unwrap()
+                .adorned
                 .iter()
                 .filter(|a| c.program.relations[a.original].name == "walk")
                 .map(|a| (a.adornment.clone(), a.reach.is_some()))

@@ -1,0 +1,220 @@
+//! Lowering: checked normal-form rules to a [`Program`] — symbols and ground
+//! terms interned to small ids, rules rewritten over relation ids and
+//! variable numbers, every static relation (one that depends on neither
+//! `true` nor `does`) evaluated at compile time (by the interpreter) and
+//! kept as a table of facts.
+
+use super::{Atom, Class, Lit, Pat, Program, RelId, Rule, ANSWER_KEYWORDS};
+use crate::compile::error::CompileError;
+use crate::graph::RelationGraph;
+use crate::interp::{catch_limit, Interpreter};
+use crate::ir::terms::{TermData, TermId, TermStore};
+use crate::ir::written_name;
+use crate::normal::{NormalLiteral, NormalRule};
+use crate::syntax::ast::{self, Relation};
+use rustc_hash::FxHashMap;
+
+/// Normalizes checked rules; the static relations are evaluated here.
+pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
+    let interp = catch_limit(|| Interpreter::from_rules(rules))
+        .map_err(|limit| CompileError::StaticRelations(limit.0))?;
+    let mut graph = RelationGraph::new(rules);
+    let true_node = graph.add(Relation {
+        name: "true".into(),
+        arity: 1,
+    });
+    let does_node = graph.add(Relation {
+        name: "does".into(),
+        arity: 2,
+    });
+    let relations: Vec<Relation> = graph.graph.node_weights().cloned().collect();
+    let rel_index: FxHashMap<Relation, RelId> = relations
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.clone(), i))
+        .collect();
+    let keyword = |name: &str, arity: usize| -> Vec<RelId> {
+        (0..relations.len())
+            .filter(|&i| written_name(&relations[i].name) == name && relations[i].arity == arity)
+            .collect()
+    };
+    let answers = ANSWER_KEYWORDS.map(|(name, arity)| keyword(name, arity));
+
+    // Classes, in topological order of the components.
+    let mut class = vec![Class::Static; relations.len()];
+    class[true_node.index()] = Class::State;
+    class[does_node.index()] = Class::Move;
+    for scc in graph.components() {
+        let mut k = scc
+            .iter()
+            .map(|n| class[n.index()])
+            .max()
+            .unwrap_or(Class::Static);
+        for &n in &scc {
+            for m in graph
+                .graph
+                .neighbors_directed(n, petgraph::Direction::Incoming)
+            {
+                k = k.max(class[m.index()]);
+            }
+        }
+        for &n in &scc {
+            class[n.index()] = k;
+        }
+    }
+
+    let mut store = TermStore::default();
+    let mut facts: Vec<Vec<Vec<TermId>>> = vec![Vec::new(); relations.len()];
+    let mut too_large: Vec<RelId> = Vec::new();
+    for table in interp.static_facts() {
+        let Some(&r) = rel_index.get(&table.relation) else {
+            continue;
+        };
+        match table.rows {
+            Some(rows) => {
+                facts[r] = rows
+                    .iter()
+                    .map(|row| row.iter().map(|t| store.term(t)).collect())
+                    .collect();
+                facts[r].sort_unstable();
+                facts[r].dedup();
+            }
+            None => too_large.push(r),
+        }
+    }
+    let roles: Vec<TermId> = interp.role_terms().iter().map(|t| store.term(t)).collect();
+    let mut init: Vec<TermId> = interp
+        .initial_fluents()
+        .iter()
+        .map(|t| store.term(t))
+        .collect();
+    init.sort_unstable();
+
+    let roots: Vec<Relation> = answers
+        .iter()
+        .flatten()
+        .map(|&r| relations[r].clone())
+        .collect();
+    let mut needed = vec![false; relations.len()];
+    for n in graph.cone(&roots) {
+        needed[n.index()] = true;
+    }
+    if let Some(&r) = too_large.iter().find(|&&r| needed[r]) {
+        return Err(CompileError::StaticRelationTooLarge {
+            relation: relations[r].to_string(),
+        });
+    }
+
+    let mut out_rules = Vec::new();
+    for rule in rules {
+        let head_rel = rel_index[&rule.head.relation()];
+        if class[head_rel] == Class::Static || !needed[head_rel] {
+            continue;
+        }
+        let mut vars: Vec<String> = Vec::new();
+        let mut lower = Lowering {
+            store: &mut store,
+            vars: &mut vars,
+        };
+        let head = lower.atom(&rule.head, &rel_index);
+        let body = rule
+            .body
+            .iter()
+            .map(|l| match l {
+                NormalLiteral::Pos(a) => Lit::Pos(lower.atom(a, &rel_index)),
+                NormalLiteral::Neg(a) => Lit::Neg(lower.atom(a, &rel_index)),
+                NormalLiteral::Distinct(x, y, _) => Lit::Distinct(lower.pat(x), lower.pat(y)),
+                NormalLiteral::Same(x, y, _) => Lit::Same(lower.pat(x), lower.pat(y)),
+            })
+            .collect();
+        out_rules.push(Rule {
+            head,
+            body,
+            vars,
+            text: rule_text(rule),
+        });
+    }
+    Ok(Program {
+        store,
+        relations,
+        class,
+        rules: out_rules,
+        facts,
+        roles,
+        init,
+        true_rel: true_node.index(),
+        does_rel: does_node.index(),
+        answers,
+        graph,
+    })
+}
+
+/// Turns syntax terms into patterns, numbering variables.
+struct Lowering<'a> {
+    store: &'a mut TermStore,
+    vars: &'a mut Vec<String>,
+}
+
+impl Lowering<'_> {
+    fn atom(&mut self, atom: &ast::Atom, rel_index: &FxHashMap<Relation, RelId>) -> Atom {
+        Atom {
+            rel: rel_index[&atom.relation()],
+            args: atom.args.iter().map(|t| self.pat(t)).collect(),
+        }
+    }
+
+    fn pat(&mut self, term: &ast::Term) -> Pat {
+        match term {
+            ast::Term::Const(name, _) => Pat::Ground(self.store.constant(name)),
+            ast::Term::Var(name, _) => match self.vars.iter().position(|v| v == name) {
+                Some(i) => Pat::Var(i),
+                None => {
+                    self.vars.push(name.clone());
+                    Pat::Var(self.vars.len() - 1)
+                }
+            },
+            ast::Term::Func(name, args, _) => {
+                let args: Vec<Pat> = args.iter().map(|a| self.pat(a)).collect();
+                let sym = self.store.symbol(name);
+                if args.iter().all(|a| matches!(a, Pat::Ground(_))) {
+                    let ids = args
+                        .iter()
+                        .map(|a| match a {
+                            Pat::Ground(t) => *t,
+                            _ => unreachable!("all arguments are ground"),
+                        })
+                        .collect();
+                    Pat::Ground(self.store.intern(TermData::Func(sym, ids)))
+                } else {
+                    Pat::Func(sym, args)
+                }
+            }
+        }
+    }
+}
+
+/// The text of a normal-form rule, as KIF.
+fn rule_text(rule: &NormalRule) -> String {
+    let mut out = format!("(<= {}", atom_text(&rule.head));
+    for l in &rule.body {
+        out.push(' ');
+        match l {
+            NormalLiteral::Pos(a) => out.push_str(&atom_text(a)),
+            NormalLiteral::Neg(a) => out.push_str(&format!("(not {})", atom_text(a))),
+            NormalLiteral::Distinct(x, y, _) => out.push_str(&format!("(distinct {x} {y})")),
+            NormalLiteral::Same(x, y, _) => out.push_str(&format!("(not (distinct {x} {y}))")),
+        }
+    }
+    out.push(')');
+    out
+}
+
+/// An atom as written (refinement suffixes of the name dropped).
+fn atom_text(atom: &ast::Atom) -> String {
+    let shown = ast::Atom {
+        name: written_name(&atom.name).to_string(),
+        args: atom.args.clone(),
+        span: atom.span,
+    };
+    shown.to_string()
+}

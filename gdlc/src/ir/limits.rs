@@ -1,0 +1,43 @@
+//! The resource limits of evaluation: past them the interpreter (and the
+//! term store it shares with the compiler) unwinds with a
+//! [`ResourceLimit`] instead of answering wrongly or exhausting memory.
+
+/// Most distinct ground terms the interpreter creates before it gives up.
+pub const MAX_TERMS: usize = 20_000_000;
+/// The panic payload with which the interpreter stops when a description
+/// needs more than its resource limits (a relation materialized bottom-up
+/// that a top-down prover would only query). The methods of
+/// [`gdl_runtime::Reasoner`] cannot fail, so the interpreter unwinds instead of answering
+/// wrongly; [`catch_limit`] turns it back into an error.
+#[derive(Debug)]
+pub struct ResourceLimit(pub String);
+
+/// Stops the evaluation: it needs `what`, more than its limits allow.
+pub fn exceeded(what: String) -> ! {
+    std::panic::panic_any(ResourceLimit(format!(
+        "the reference interpreter stopped: evaluating this description needs {what}"
+    )))
+}
+
+/// Runs `f`, turning an interpreter [`ResourceLimit`] into an error (other
+/// panics go on unwinding).
+pub fn catch_limit<T>(f: impl FnOnce() -> T) -> Result<T, ResourceLimit> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(v) => Ok(v),
+        Err(payload) => match payload.downcast::<ResourceLimit>() {
+            Ok(limit) => Err(*limit),
+            Err(other) => std::panic::resume_unwind(other),
+        },
+    }
+}
+
+/// Keeps the default panic message for real bugs but stays silent for
+/// [`ResourceLimit`], which the caller reports itself.
+pub fn quiet_resource_limits() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if info.payload().downcast_ref::<ResourceLimit>().is_none() {
+            default(info);
+        }
+    }));
+}
