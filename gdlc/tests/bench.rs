@@ -5,65 +5,26 @@
 //! the `PATH`) and are skipped with a message without it. They build in
 //! the cache of `compiled_cli.rs` (`<target>/gdlc-test-cache`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn gdlc(args: &[&str]) -> Run {
-    let bin = Path::new(env!("CARGO_BIN_EXE_gdlc"));
-    let cache: PathBuf = bin.ancestors().nth(2).unwrap().join("gdlc-test-cache");
-    let output = Command::new(bin)
-        .args(args)
-        .env("GDLC_CACHE_DIR", cache)
-        .output()
-        .expect("run gdlc");
-    Run {
-        code: output.status.code().expect("exited normally"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// Whether cargo can be run; otherwise prints why the test is skipped.
-fn have_cargo() -> bool {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let works = Command::new(&cargo)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !works {
-        println!("skipped: `{cargo}` cannot be run (the compiled backend needs cargo)");
-    }
-    works
-}
-
-fn tictactoe() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../games/tictactoe.kif")
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-fn json(run: &Run) -> serde_json::Value {
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
-}
+use common::{cargo, gdlc_cached, project_game};
 
 /// The leaves of every depth of tic-tac-toe (see `examples/tictactoe-perft`).
 const LEAVES: [u64; 10] = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
 
 #[test]
 fn bench_runs_both_backends_on_the_same_tree() {
-    if !have_cargo() {
+    if cargo().is_none() {
         return;
     }
-    let v = json(&gdlc(&["bench", &tictactoe(), "--seconds", "2", "--json"]));
+    let v = gdlc_cached(&[
+        "bench",
+        &project_game("tictactoe"),
+        "--seconds",
+        "2",
+        "--json",
+    ])
+    .json();
     let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(
         keys(&v),
@@ -129,10 +90,10 @@ fn bench_runs_both_backends_on_the_same_tree() {
 
 #[test]
 fn bench_prints_a_table_and_refuses_bad_budgets() {
-    if !have_cargo() {
+    if cargo().is_none() {
         return;
     }
-    let run = gdlc(&["bench", &tictactoe(), "--seconds", "0.4"]);
+    let run = gdlc_cached(&["bench", &project_game("tictactoe"), "--seconds", "0.4"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     for row in [
         "interpreted",
@@ -147,7 +108,11 @@ fn bench_prints_a_table_and_refuses_bad_budgets() {
         );
     }
     for bad in ["0", "-1", "x", "inf"] {
-        let run = gdlc(&["bench", &tictactoe(), &format!("--seconds={bad}")]);
+        let run = gdlc_cached(&[
+            "bench",
+            &project_game("tictactoe"),
+            &format!("--seconds={bad}"),
+        ]);
         assert_eq!(run.code, 2, "--seconds {bad}: {}", run.stderr);
         assert!(run.stderr.contains("positive number"), "{}", run.stderr);
     }
@@ -155,13 +120,13 @@ fn bench_prints_a_table_and_refuses_bad_budgets() {
 
 #[test]
 fn perft_with_seconds_deepens_on_both_backends() {
-    if !have_cargo() {
+    if cargo().is_none() {
         return;
     }
     for backend in ["interpreted", "compiled"] {
-        let v = json(&gdlc(&[
+        let v = gdlc_cached(&[
             "perft",
-            &tictactoe(),
+            &project_game("tictactoe"),
             "--seconds",
             "0.3",
             "--depth",
@@ -169,11 +134,18 @@ fn perft_with_seconds_deepens_on_both_backends() {
             "--json",
             "--backend",
             backend,
-        ]));
+        ])
+        .json();
         // Depth 3 takes far less than 0.3 s: the cap stops the deepening.
         assert_eq!(v["depth"], 3, "{backend}: {v}");
         assert_eq!(v["leaves"], LEAVES[3], "{backend}: {v}");
-        let run = gdlc(&["perft", &tictactoe(), "--seconds=-1", "--backend", backend]);
+        let run = gdlc_cached(&[
+            "perft",
+            &project_game("tictactoe"),
+            "--seconds=-1",
+            "--backend",
+            backend,
+        ]);
         assert_eq!(run.code, 1, "{backend}: {}", run.stderr);
         assert!(run.stderr.contains("non-negative"), "{}", run.stderr);
     }

@@ -3,32 +3,11 @@
 //! (1 for an invalid description or runtime error, 2 for a usage error);
 //! never a panic or a hang.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn gdlc(args: &[&str]) -> Run {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = Command::new(env!("CARGO_BIN_EXE_gdlc"))
-        .args(args)
-        .output()
-        .expect("run gdlc");
-    Run {
-        code: status
-            .code()
-            .expect("gdlc exited normally, not by a signal"),
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-    }
-}
+use common::{gdlc, project_game, Run};
+use std::path::PathBuf;
+use std::process::Command;
 
 /// Writes `bytes` to a fresh file named `name` and returns its path.
 fn file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
@@ -394,12 +373,4 @@ fn json_outputs_carry_the_figures() {
     let sum = goals["xplayer"].as_f64().unwrap() + goals["oplayer"].as_f64().unwrap();
     // Every tic-tac-toe outcome gives the two players 100 in total.
     assert!((sum - 100.0).abs() < 1e-9, "{goals}");
-}
-
-fn project_game(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../games/{name}.kif"))
-        .to_str()
-        .unwrap()
-        .to_string()
 }

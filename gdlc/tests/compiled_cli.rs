@@ -8,79 +8,11 @@
 //! shared by the tests and kept between runs, so the runtime is compiled
 //! once.
 
+mod common;
+
+use common::{cargo, gdlc_cached, gdlc_with, project_game, test_cache, Run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl From<Output> for Run {
-    fn from(output: Output) -> Self {
-        Run {
-            code: output
-                .status
-                .code()
-                .expect("exited normally, not by a signal"),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    }
-}
-
-/// The target folder of this build (the binaries are in `<target>/<profile>`).
-fn target_dir() -> PathBuf {
-    let bin = Path::new(env!("CARGO_BIN_EXE_gdlc"));
-    bin.ancestors().nth(2).expect("target folder").to_path_buf()
-}
-
-/// The compiled backend's cache of the tests.
-fn cache() -> PathBuf {
-    target_dir().join("gdlc-test-cache")
-}
-
-/// Runs `gdlc` with `args` and the tests' cache.
-fn gdlc(args: &[&str]) -> Run {
-    gdlc_with(args, &cache(), &[])
-}
-
-/// Runs `gdlc` with `args`, the cache `cache` and further variables.
-fn gdlc_with(args: &[&str], cache: &Path, vars: &[(&str, &str)]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gdlc"));
-    command.args(args).env("GDLC_CACHE_DIR", cache);
-    for (name, value) in vars {
-        command.env(name, value);
-    }
-    command.output().expect("run gdlc").into()
-}
-
-/// Cargo, if it can be run; otherwise prints why the test is skipped.
-fn cargo() -> Option<String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let works = Command::new(&cargo)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !works {
-        println!("skipped: `{cargo}` cannot be run (the compiled backend needs cargo)");
-    }
-    works.then_some(cargo)
-}
-
-fn game(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../games/{name}.kif"))
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-fn json(run: &Run) -> serde_json::Value {
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
-}
+use std::process::Command;
 
 /// Builds the emitted crate in `dir` (binary `name`) with `cargo` into the
 /// tests' cache; the path of its binary.
@@ -88,7 +20,7 @@ fn build(cargo: &str, dir: &Path, name: &str) -> PathBuf {
     let build = Command::new(cargo)
         .args(["build", "--release", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", cache().join("target"))
+        .env("CARGO_TARGET_DIR", test_cache().join("target"))
         .output()
         .expect("run cargo");
     assert!(
@@ -96,7 +28,7 @@ fn build(cargo: &str, dir: &Path, name: &str) -> PathBuf {
         "{}",
         String::from_utf8_lossy(&build.stderr)
     );
-    cache()
+    test_cache()
         .join("target/release")
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
@@ -115,9 +47,9 @@ fn an_emitted_crate_builds_and_counts_like_the_interpreter() {
     std::fs::create_dir_all(&parent).unwrap();
     let dir = tempfile::tempdir_in(&parent).unwrap();
     let out = dir.path().join("crate");
-    let run = gdlc(&[&game("tictactoe")]);
+    let run = gdlc_cached(&[&project_game("tictactoe")]);
     assert_eq!(run.code, 2, "GAME without -o is a usage error");
-    let run = gdlc(&[&game("tictactoe"), "-o", out.to_str().unwrap()]);
+    let run = gdlc_cached(&[&project_game("tictactoe"), "-o", out.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("crate `tictactoe`"), "{}", run.stdout);
     let binary = build(&cargo, &out, "tictactoe");
@@ -126,14 +58,15 @@ fn an_emitted_crate_builds_and_counts_like_the_interpreter() {
         .output()
         .expect("run the generated binary")
         .into();
-    let ours = json(&ours);
-    let reference = json(&gdlc(&[
+    let ours = ours.json();
+    let reference = gdlc_cached(&[
         "perft",
-        &game("tictactoe"),
+        &project_game("tictactoe"),
         "--depth",
         "5",
         "--json",
-    ]));
+    ])
+    .json();
     assert_eq!(ours["levels"], reference["levels"]);
     assert_eq!(
         (&ours["game"], &ours["backend"]),
@@ -153,20 +86,20 @@ fn the_compiled_backend_prints_what_the_interpreter_prints() {
     if cargo().is_none() {
         return;
     }
-    let g = game("tictactoe");
+    let g = project_game("tictactoe");
     let both = |args: &[&str]| {
         let compiled: Vec<&str> = args
             .iter()
             .copied()
             .chain(["--backend", "compiled"])
             .collect();
-        (gdlc(args), gdlc(&compiled))
+        (gdlc_cached(args), gdlc_cached(&compiled))
     };
     let (interpreted, compiled) = both(&["perft", &g, "--depth", "5"]);
     assert_eq!(compiled.code, 0, "{}", compiled.stderr);
     assert_eq!(counts(&compiled.stdout), counts(&interpreted.stdout));
     let (interpreted, compiled) = both(&["perft", &g, "--depth", "4", "--json"]);
-    let (i, c) = (json(&interpreted), json(&compiled));
+    let (i, c) = (interpreted.json(), compiled.json());
     for key in ["game", "depth", "nodes", "leaves", "levels"] {
         assert_eq!(c[key], i[key], "{key}");
     }
@@ -179,11 +112,11 @@ fn the_compiled_backend_prints_what_the_interpreter_prints() {
     assert_eq!(compiled.code, 0, "{}", compiled.stderr);
     assert_eq!(compiled.stdout, interpreted.stdout);
     let (interpreted, compiled) = both(&["mc", &g, "--playouts", "30", "--seed", "4", "--json"]);
-    let (i, c) = (json(&interpreted), json(&compiled));
+    let (i, c) = (interpreted.json(), compiled.json());
     let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(keys(&c), keys(&i));
     assert_eq!(c["playouts"], 30);
-    let run = gdlc(&["check", &g, "--backend", "compiled"]);
+    let run = gdlc_cached(&["check", &g, "--backend", "compiled"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("valid (0 errors"), "{}", run.stdout);
     assert!(run.stdout.contains(": compiled ("), "{}", run.stdout);
@@ -202,7 +135,7 @@ fn runtime_errors_of_the_compiled_reasoner_pass_through() {
     )
     .unwrap();
     let p = path.to_str().unwrap();
-    let run = gdlc(&["perft", p, "--depth", "2", "--backend", "compiled"]);
+    let run = gdlc_cached(&["perft", p, "--depth", "2", "--backend", "compiled"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(
         run.stderr
@@ -219,7 +152,7 @@ fn a_failed_build_names_the_generated_source() {
     let run = gdlc_with(
         &[
             "perft",
-            &game("tictactoe"),
+            &project_game("tictactoe"),
             "--depth",
             "1",
             "--backend",
@@ -242,7 +175,7 @@ fn emitting_twice_gives_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     for out in [&a, &b, &a] {
-        let run = gdlc(&[&game("connectfour"), "-o", out.to_str().unwrap()]);
+        let run = gdlc_cached(&[&project_game("connectfour"), "-o", out.to_str().unwrap()]);
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
     for file in ["Cargo.toml", "src/lib.rs", "src/main.rs"] {
@@ -253,7 +186,7 @@ fn emitting_twice_gives_the_same_bytes() {
         .unwrap()
         .modified()
         .unwrap();
-    let run = gdlc(&[&game("connectfour"), "-o", a.to_str().unwrap()]);
+    let run = gdlc_cached(&[&project_game("connectfour"), "-o", a.to_str().unwrap()]);
     assert!(
         run.stdout.contains("(0 of 3 files changed)"),
         "{}",
@@ -344,7 +277,7 @@ fn a_factored_walk_counts_like_the_interpreter() {
     let path = dir.path().join("line.kif");
     std::fs::write(&path, line_game()).unwrap();
     let p = path.to_str().unwrap();
-    let explain = gdlc(&["explain", p, "--strategy", "relational"]);
+    let explain = gdlc_cached(&["explain", p, "--strategy", "relational"]);
     assert_eq!(explain.code, 0, "{}", explain.stderr);
     assert!(
         explain.stdout.contains(
@@ -354,7 +287,7 @@ fn a_factored_walk_counts_like_the_interpreter() {
         explain.stdout
     );
     let out = dir.path().join("crate");
-    let run = gdlc(&[p, "-o", out.to_str().unwrap(), "--strategy", "relational"]);
+    let run = gdlc_cached(&[p, "-o", out.to_str().unwrap(), "--strategy", "relational"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let binary = build(&cargo, &out, "line");
     let ours: Run = Command::new(&binary)
@@ -362,8 +295,8 @@ fn a_factored_walk_counts_like_the_interpreter() {
         .output()
         .expect("run the generated binary")
         .into();
-    let reference = json(&gdlc(&["perft", p, "--depth", "3", "--json"]));
-    assert_eq!(json(&ours)["levels"], reference["levels"]);
+    let reference = gdlc_cached(&["perft", p, "--depth", "3", "--json"]).json();
+    assert_eq!(ours.json()["levels"], reference["levels"]);
     // Not a tree too small to tell: 29 073 positions three plies deep.
     assert!(reference["leaves"].as_u64() > Some(20_000), "{reference}");
 }

@@ -10,6 +10,9 @@
 //! Skipped with a message when `../shared` is absent. `GDLC_CORPUS_GAMES`
 //! restricts it to a comma-separated list of games.
 
+mod common;
+
+use common::shared;
 use gdlc::conformance::{compare, needs};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -32,13 +35,6 @@ const SMALL_STEPS: usize = 60;
 /// Share of the games compared whose compiled trace must agree with both
 /// the interpreter and the oracle.
 const REQUIRED_AGREEMENT: f64 = 0.93;
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("GDLC_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    dir.join("games").is_dir().then_some(dir)
-}
 
 /// A command's output, or `None` when it ran past `limit` (it is killed).
 fn run_limited(cmd: &mut Command, limit: Duration) -> Option<Output> {
@@ -173,7 +169,7 @@ fn read_trace(output: Option<Output>, what: &'static str) -> Result<Value, Outco
 #[test]
 #[ignore = "the compiled corpus sweep takes minutes; run it with --ignored"]
 fn compiled_agrees_with_interpreter_and_oracles() {
-    let Some(shared) = shared() else {
+    let Some(shared) = shared("games") else {
         println!("skipped: ../shared (the public corpus) is not beside this checkout");
         return;
     };

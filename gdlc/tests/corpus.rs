@@ -8,9 +8,12 @@
 //! `GDLC_CORPUS_BACKEND=compiled` to trace with the compiled backend (each
 //! game's build counts against its time limit; builds are cached).
 
+mod common;
+
+use common::shared;
 use gdlc::conformance::{compare, needs};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -21,13 +24,6 @@ const GAME_LIMIT: Duration = Duration::from_secs(60);
 const PERFT_SECONDS: f64 = 40.0;
 /// Share of the games with a usable oracle that must agree.
 const REQUIRED_AGREEMENT: f64 = 0.97;
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("GDLC_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    dir.join("games").is_dir().then_some(dir)
-}
 
 #[derive(Debug)]
 enum Outcome {
@@ -173,7 +169,7 @@ fn report(title: &str, results: &[(String, Outcome, f64)]) -> f64 {
 #[test]
 #[ignore = "the corpus sweep takes minutes; run it with --ignored"]
 fn corpus_agrees_with_oracles() {
-    let Some(shared) = shared() else {
+    let Some(shared) = shared("games") else {
         println!("skipped: ../shared (the public corpus) is not beside this checkout");
         return;
     };

@@ -3,23 +3,18 @@
 //! oracle is wrong or reads the description differently (said at the test).
 //! Skipped with a message when `../shared` is absent.
 
+mod common;
+
+use common::shared;
 use gdl_runtime::{perft, Reasoner};
 use gdlc::conformance::{compare, needs};
 use gdlc::interp::Interpreter;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("GDLC_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    dir.join("games-edge").is_dir().then_some(dir)
-}
 
 /// The interpreter of an edge case and its oracle, or `None` (with a
 /// message) when the shared corpus is absent.
 fn edge_case(name: &str) -> Option<(Interpreter, Value)> {
-    let Some(shared) = shared() else {
+    let Some(shared) = shared("games-edge") else {
         println!("skipped: ../shared (the public corpus) is not beside this checkout");
         return None;
     };

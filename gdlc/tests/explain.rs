@@ -1,34 +1,9 @@
 //! `gdlc explain`: the compiler's decisions on the bundled tic-tac-toe, the
 //! relation graph as DOT, and the errors of the other commands.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn gdlc(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_gdlc"))
-        .args(args)
-        .output()
-        .expect("run gdlc");
-    Run {
-        code: output.status.code().expect("exited normally"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-fn project_game(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../games/{name}.kif"))
-        .to_str()
-        .unwrap()
-        .to_string()
-}
+use common::{gdlc, project_game};
 
 #[test]
 fn explain_says_a_small_game_is_ground() {

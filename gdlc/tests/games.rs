@@ -6,7 +6,9 @@
 //! rules of the game (the derivation is written next to each number). None of
 //! them was obtained by running `gdlc`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::project_game_path;
 
 use gdl_runtime::{perft, play, PerftLevel, Reasoner};
 use gdlc::interp::Interpreter;
@@ -17,14 +19,8 @@ type State = <Interpreter as Reasoner>::State;
 // Helpers
 // ---------------------------------------------------------------------------
 
-fn game_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../games")
-        .join(format!("{name}.kif"))
-}
-
 fn load(name: &str) -> Interpreter {
-    let path = game_path(name);
+    let path = project_game_path(name);
     Interpreter::from_path(&path).unwrap_or_else(|e| panic!("cannot load {}: {e}", path.display()))
 }
 

@@ -12,6 +12,8 @@
 //! compiler refuses). Without `../shared` the corpus lines are not checked
 //! (a message says so).
 
+mod common;
+
 use gdlc::compile::Strategy;
 use gdlc::output::{crate_files, package_name};
 use sha2::{Digest, Sha256};

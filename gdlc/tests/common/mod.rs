@@ -1,0 +1,110 @@
+//! Helpers shared by the integration tests: running the `gdlc` binary,
+//! the project's games, the public corpus beside the checkout, and cargo.
+//!
+//! Each test file uses only some of them.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// What a run of a command gave: its exit code and its output as text.
+pub struct Run {
+    /// The exit code (the command exited normally, not by a signal).
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Self {
+        Run {
+            code: output
+                .status
+                .code()
+                .expect("exited normally, not by a signal"),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    /// The standard output as JSON, after checking the run succeeded.
+    pub fn json(&self) -> serde_json::Value {
+        assert_eq!(self.code, 0, "{}", self.stderr);
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
+    }
+}
+
+/// Runs `gdlc` with `args`.
+pub fn gdlc(args: &[&str]) -> Run {
+    Command::new(env!("CARGO_BIN_EXE_gdlc"))
+        .args(args)
+        .output()
+        .expect("run gdlc")
+        .into()
+}
+
+/// The target folder of this build (the binaries are in `<target>/<profile>`).
+pub fn target_dir() -> PathBuf {
+    let bin = Path::new(env!("CARGO_BIN_EXE_gdlc"));
+    bin.ancestors().nth(2).expect("target folder").to_path_buf()
+}
+
+/// The compiled backend's cache of the tests, shared by every test and kept
+/// between runs, so the runtime is compiled once.
+pub fn test_cache() -> PathBuf {
+    target_dir().join("gdlc-test-cache")
+}
+
+/// Runs `gdlc` with `args` and the tests' cache.
+pub fn gdlc_cached(args: &[&str]) -> Run {
+    gdlc_with(args, &test_cache(), &[])
+}
+
+/// Runs `gdlc` with `args`, the cache `cache` and further variables.
+pub fn gdlc_with(args: &[&str], cache: &Path, vars: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gdlc"));
+    command.args(args).env("GDLC_CACHE_DIR", cache);
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    command.output().expect("run gdlc").into()
+}
+
+/// Cargo (`$CARGO`, set by `cargo test`, else `cargo` on the `PATH`), if it
+/// can be run; otherwise prints why the test is skipped.
+pub fn cargo() -> Option<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let works = Command::new(&cargo)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !works {
+        println!("skipped: `{cargo}` cannot be run (the compiled backend needs cargo)");
+    }
+    works.then_some(cargo)
+}
+
+/// The path of the project's game `games/NAME.kif`.
+pub fn project_game_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../games")
+        .join(format!("{name}.kif"))
+}
+
+/// [`project_game_path`] as a command-line argument.
+pub fn project_game(name: &str) -> String {
+    project_game_path(name).to_str().unwrap().to_string()
+}
+
+/// The public corpus beside the checkout (`$GDLC_SHARED`, else
+/// `../shared`), when it holds the folder `sub`.
+pub fn shared(sub: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("GDLC_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    dir.join(sub).is_dir().then_some(dir)
+}
