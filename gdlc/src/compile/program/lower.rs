@@ -40,28 +40,7 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
     };
     let answers = ANSWER_KEYWORDS.map(|(name, arity)| keyword(name, arity));
 
-    // Classes, in topological order of the components.
-    let mut class = vec![Class::Static; relations.len()];
-    class[true_node.index()] = Class::State;
-    class[does_node.index()] = Class::Move;
-    for scc in graph.components() {
-        let mut k = scc
-            .iter()
-            .map(|n| class[n.index()])
-            .max()
-            .unwrap_or(Class::Static);
-        for &n in &scc {
-            for m in graph
-                .graph
-                .neighbors_directed(n, petgraph::Direction::Incoming)
-            {
-                k = k.max(class[m.index()]);
-            }
-        }
-        for &n in &scc {
-            class[n.index()] = k;
-        }
-    }
+    let class = graph.classes(true_node, does_node);
 
     let mut store = TermStore::default();
     let mut facts: Vec<Vec<Vec<TermId>>> = vec![Vec::new(); relations.len()];
