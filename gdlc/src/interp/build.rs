@@ -202,11 +202,12 @@ impl<'r> Builder<'r> {
     }
 
     /// Evaluates the needed static stratum `c`. A relation alone in its
-    /// stratum that no phase reads directly may wait: evaluated within the
-    /// static budget, it is answered on demand when larger. A stratum that
-    /// reads relations not materialized is answered on demand when it may
-    /// wait, and evaluated once the calls exist when not. Once `init` is
-    /// known, its fluents are counted for the planner.
+    /// stratum and not read by the phases, the roles or the initial state
+    /// may wait: evaluated within the static budget, it is answered on
+    /// demand when larger. A stratum that reads relations not materialized
+    /// is answered on demand when it may wait, and evaluated once the calls
+    /// exist when not. Once `init` is known, its fluents are counted for the
+    /// planner.
     fn evaluate_static(&mut self, c: usize, stratum: &Stratum) {
         let reads_lazy = stratum
             .plans
