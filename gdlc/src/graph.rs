@@ -1,6 +1,7 @@
 //! The relation dependency graph: an edge from each body relation to the head
 //! relation of the rule, marked negative when the body literal is negated.
 
+use crate::ir::Class;
 use crate::normal::{NormalLiteral, NormalRule};
 use crate::syntax::ast::Relation;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -86,6 +87,36 @@ impl RelationGraph {
             }
         }
         component
+    }
+
+    /// What each relation depends on, by node index: the class of
+    /// `true_node` is `State`, that of `does_node` `Move`, and every other
+    /// relation takes the greatest class of its component and of what the
+    /// component reads (components in topological order), `Static` when it
+    /// depends on neither.
+    pub fn classes(&self, true_node: NodeIndex, does_node: NodeIndex) -> Vec<Class> {
+        let mut class = vec![Class::Static; self.graph.node_count()];
+        class[true_node.index()] = Class::State;
+        class[does_node.index()] = Class::Move;
+        for scc in self.components() {
+            let mut k = scc
+                .iter()
+                .map(|n| class[n.index()])
+                .max()
+                .unwrap_or(Class::Static);
+            for &n in &scc {
+                for m in self
+                    .graph
+                    .neighbors_directed(n, petgraph::Direction::Incoming)
+                {
+                    k = k.max(class[m.index()]);
+                }
+            }
+            for &n in &scc {
+                class[n.index()] = k;
+            }
+        }
+        class
     }
 
     /// Every relation that `roots` depend on, the roots included.

@@ -230,72 +230,21 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             cli.emit.strategy.into(),
         );
     };
-    let compiled = |game: &Path, args: Vec<String>| {
-        let binary = compiled_binary(game)?;
-        gdlc::backend::run(&binary, &args).map_err(Failure::of)
-    };
     match command {
-        Command::Check { game, backend } => {
-            check(&game)?;
-            if backend == Some(Backend::Compiled) {
-                let binary = compiled_binary(&game)?;
-                println!("{}: compiled ({})", game.display(), binary.display());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Check { game, backend } => check_command(&game, backend),
         Command::Perft {
             game,
             depth,
             seconds,
             run,
-        } => {
-            if let Some(s) = seconds {
-                perft_deadline(s)?;
-            }
-            if run.backend == Some(Backend::Compiled) {
-                let mut args = vec!["perft".to_string()];
-                if let Some(d) = depth {
-                    args.extend(strings(&["--depth", &d.to_string()]));
-                }
-                if let Some(s) = seconds {
-                    args.extend(strings(&["--seconds", &s.to_string()]));
-                }
-                args.extend(run.json.then(|| "--json".to_string()));
-                return compiled(&game, args);
-            }
-            let mut r = interpreter(&game)?;
-            run_perft(&mut r, &game, depth, seconds, run.json)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => perft_command(&game, depth, seconds, &run),
         Command::Mc {
             game,
             seconds,
             playouts,
             seed,
             run,
-        } => {
-            let (budget, limit) = match (seconds, playouts) {
-                (Some(s), _) => (
-                    time_budget(s).map_err(|e| Failure(format!("error: {e}")))?,
-                    ["--seconds", &s.to_string()].map(String::from),
-                ),
-                (None, Some(n)) => (
-                    McBudget::Playouts(n),
-                    ["--playouts", &n.to_string()].map(String::from),
-                ),
-                (None, None) => unreachable!("clap requires one of --seconds and --playouts"),
-            };
-            if run.backend == Some(Backend::Compiled) {
-                let mut args = vec!["mc".to_string()];
-                args.extend(limit);
-                args.extend(strings(&["--seed", &seed.to_string()]));
-                args.extend(run.json.then(|| "--json".to_string()));
-                return compiled(&game, args);
-            }
-            let mut r = interpreter(&game)?;
-            monte_carlo(&mut r, &game, budget, seed, run.json)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => mc_command(&game, seconds, playouts, seed, &run),
         Command::Explain {
             game,
             dot,
@@ -312,32 +261,116 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             seconds,
             max_steps,
             backend,
-        } => {
-            if backend == Some(Backend::Compiled) {
-                let args = [
-                    "trace".to_string(),
-                    "--depth".into(),
-                    depth.to_string(),
-                    "--seconds".into(),
-                    seconds.to_string(),
-                    "--max-steps".into(),
-                    max_steps.to_string(),
-                ];
-                return compiled(&game, args.to_vec());
-            }
-            let mut r = interpreter(&game)?;
-            let t = trace(
-                &mut r,
-                &stem(&game),
-                depth,
-                deadline_after(seconds),
-                max_steps,
-            )
-            .map_err(|e| Failure(format!("error: {e}")))?;
-            println!("{}", t.pretty());
-            Ok(ExitCode::SUCCESS)
-        }
+        } => trace_command(&game, depth, seconds, max_steps, backend),
     }
+}
+
+/// Runs the compiled reasoner of `game` (built if needed) with `args`.
+fn run_compiled(game: &Path, args: Vec<String>) -> Result<ExitCode, Failure> {
+    let binary = compiled_binary(game)?;
+    gdlc::backend::run(&binary, &args).map_err(Failure::of)
+}
+
+/// `gdlc check`: checks the description and, with the compiled backend,
+/// builds its reasoner.
+fn check_command(game: &Path, backend: Option<Backend>) -> Result<ExitCode, Failure> {
+    check(game)?;
+    if backend == Some(Backend::Compiled) {
+        let binary = compiled_binary(game)?;
+        println!("{}: compiled ({})", game.display(), binary.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gdlc perft`: counts the game tree with the chosen backend.
+fn perft_command(
+    game: &Path,
+    depth: Option<u32>,
+    seconds: Option<f64>,
+    run: &RunOptions,
+) -> Result<ExitCode, Failure> {
+    if let Some(s) = seconds {
+        perft_deadline(s)?;
+    }
+    if run.backend == Some(Backend::Compiled) {
+        let mut args = vec!["perft".to_string()];
+        if let Some(d) = depth {
+            args.extend(strings(&["--depth", &d.to_string()]));
+        }
+        if let Some(s) = seconds {
+            args.extend(strings(&["--seconds", &s.to_string()]));
+        }
+        args.extend(run.json.then(|| "--json".to_string()));
+        return run_compiled(game, args);
+    }
+    let mut r = interpreter(game)?;
+    run_perft(&mut r, game, depth, seconds, run.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gdlc mc`: flat Monte-Carlo for a time or a number of playouts with the
+/// chosen backend.
+fn mc_command(
+    game: &Path,
+    seconds: Option<f64>,
+    playouts: Option<u64>,
+    seed: u64,
+    run: &RunOptions,
+) -> Result<ExitCode, Failure> {
+    let (budget, limit) = match (seconds, playouts) {
+        (Some(s), _) => (
+            time_budget(s).map_err(|e| Failure(format!("error: {e}")))?,
+            ["--seconds", &s.to_string()].map(String::from),
+        ),
+        (None, Some(n)) => (
+            McBudget::Playouts(n),
+            ["--playouts", &n.to_string()].map(String::from),
+        ),
+        (None, None) => unreachable!("clap requires one of --seconds and --playouts"),
+    };
+    if run.backend == Some(Backend::Compiled) {
+        let mut args = vec!["mc".to_string()];
+        args.extend(limit);
+        args.extend(strings(&["--seed", &seed.to_string()]));
+        args.extend(run.json.then(|| "--json".to_string()));
+        return run_compiled(game, args);
+    }
+    let mut r = interpreter(game)?;
+    monte_carlo(&mut r, game, budget, seed, run.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gdlc trace`: prints the conformance trace of the chosen backend.
+fn trace_command(
+    game: &Path,
+    depth: u32,
+    seconds: f64,
+    max_steps: usize,
+    backend: Option<Backend>,
+) -> Result<ExitCode, Failure> {
+    if backend == Some(Backend::Compiled) {
+        let args = [
+            "trace".to_string(),
+            "--depth".into(),
+            depth.to_string(),
+            "--seconds".into(),
+            seconds.to_string(),
+            "--max-steps".into(),
+            max_steps.to_string(),
+        ];
+        return run_compiled(game, args.to_vec());
+    }
+    let mut r = interpreter(game)?;
+    let t = trace(
+        &mut r,
+        &stem(game),
+        depth,
+        deadline_after(seconds),
+        max_steps,
+    )
+    .map_err(|e| Failure(format!("error: {e}")))?;
+    println!("{}", t.pretty());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn strings(items: &[&str]) -> Vec<String> {

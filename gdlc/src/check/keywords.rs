@@ -114,6 +114,19 @@ pub fn check_relations(
     graph: &RelationGraph,
     out: &mut Vec<Diagnostic>,
 ) {
+    check_keyword_dependencies(rules, graph, out);
+    check_arity_overloads(rules, out);
+    check_undefined_relations(rules, out);
+    check_missing_keywords(description, out);
+}
+
+/// `init` and `role` must not depend on `true` or `does`; `legal`, `goal`
+/// and `terminal` must not depend on `does`.
+fn check_keyword_dependencies(
+    rules: &[NormalRule],
+    graph: &RelationGraph,
+    out: &mut Vec<Diagnostic>,
+) {
     for (keyword, forbidden, code) in [
         ("init", &["true", "does"][..], "impure-init"),
         ("role", &["true", "does"][..], "impure-init"),
@@ -143,8 +156,10 @@ pub fn check_relations(
             out.push(d);
         }
     }
+}
 
-    // Names used with two arities.
+/// Warns of each name used with two arities (two separate relations).
+fn check_arity_overloads(rules: &[NormalRule], out: &mut Vec<Diagnostic>) {
     let mut arities: FxHashMap<&str, Vec<(usize, crate::diagnostics::Span)>> = FxHashMap::default();
     for rule in rules {
         let atoms = std::iter::once(&rule.head).chain(rule.body.iter().filter_map(|l| match l {
@@ -173,8 +188,10 @@ pub fn check_relations(
             .also(uses[0].1, format!("used with {} arguments here", uses[0].0)),
         );
     }
+}
 
-    // Relations used but never defined.
+/// Warns of each relation used in a body but defined by no rule.
+fn check_undefined_relations(rules: &[NormalRule], out: &mut Vec<Diagnostic>) {
     let defined: FxHashSet<Relation> = rules.iter().map(|r| r.head.relation()).collect();
     let mut reported: FxHashSet<Relation> = FxHashSet::default();
     for rule in rules {
@@ -196,7 +213,11 @@ pub fn check_relations(
             }
         }
     }
+}
 
+/// Warns of each of `legal`, `next`, `terminal` and `goal` that no rule
+/// defines.
+fn check_missing_keywords(description: &Description, out: &mut Vec<Diagnostic>) {
     for (keyword, what) in [
         ("legal", "no role has a legal move"),
         ("next", "every state after the first is empty"),

@@ -501,103 +501,162 @@ pub fn run_stratum(
     cache: &mut DemandCache,
     budget: usize,
 ) -> bool {
-    let StratumRef {
-        plans,
-        members,
-        recursive,
-    } = stratum;
-    let mut derived: Vec<Box<[TermId]>> = Vec::new();
-    if !recursive {
+    let mut run = StratumRun {
+        store,
+        tables,
+        demand,
+        cache,
+        budget,
+        derived: Vec::new(),
+    };
+    if stratum.recursive {
+        run.semi_naive(stratum.plans, stratum.members)
+    } else {
+        run.single_pass(stratum.plans)
+    }
+}
+
+/// The evaluation of one stratum: what its rules read and write.
+struct StratumRun<'a> {
+    store: &'a mut TermStore,
+    tables: &'a mut [Table],
+    demand: &'a DemandPlans,
+    cache: &'a mut DemandCache,
+    /// Most facts a relation (and most head tuples a rule) may reach.
+    budget: usize,
+    /// The head tuples of the rule run last, not yet added to the tables.
+    derived: Vec<Tuple>,
+}
+
+impl StratumRun<'_> {
+    /// Runs one rule plan, reading `ranges` of the relations it scans (all
+    /// of them without), its head tuples into `derived`; `false` if it
+    /// stopped at the budget.
+    fn rule(&mut self, plan: &RulePlan, ranges: Option<&Ranges>) -> bool {
+        let mut cx = Context {
+            store: &mut *self.store,
+            tables: &*self.tables,
+            demand: self.demand,
+            cache: &mut *self.cache,
+            budget: self.budget,
+        };
+        run_rule(plan, &mut cx, ranges, &mut self.derived)
+    }
+
+    /// A non-recursive stratum: each rule once, its facts added before the
+    /// next rule runs; `false` past the budget.
+    fn single_pass(&mut self, plans: &[RulePlan]) -> bool {
         for plan in plans {
-            let within = run_rule(
-                plan,
-                &mut Context {
-                    store: &mut *store,
-                    tables: &*tables,
-                    demand,
-                    cache: &mut *cache,
-                    budget,
-                },
-                None,
-                &mut derived,
-            );
-            for row in derived.drain(..) {
-                tables[plan.head_rel].insert(row, store);
+            let within = self.rule(plan, None);
+            for row in self.derived.drain(..) {
+                self.tables[plan.head_rel].insert(row, self.store);
             }
-            if !within || tables[plan.head_rel].len() as usize > budget {
+            if !within || self.tables[plan.head_rel].len() as usize > self.budget {
                 return false;
             }
         }
-        return true;
+        true
     }
-    // Round 0: everything, from the facts of lower strata.
-    let mut delta_start: Vec<u32> = members.iter().map(|&r| tables[r].len()).collect();
-    let mut pending: Vec<(RelId, Box<[TermId]>)> = Vec::new();
-    for plan in plans {
-        if !run_rule(
-            plan,
-            &mut Context {
-                store: &mut *store,
-                tables: &*tables,
-                demand,
-                cache: &mut *cache,
-                budget,
-            },
-            None,
-            &mut derived,
-        ) {
-            return false;
+
+    /// A recursive stratum, to its fixpoint: every rule over everything, then
+    /// rounds over the facts new in the previous round until none is new;
+    /// `false` past the budget.
+    fn semi_naive(&mut self, plans: &[RulePlan], members: &[RelId]) -> bool {
+        // Round 0: everything, from the facts of lower strata.
+        let mut delta_start: Vec<u32> = members.iter().map(|&r| self.tables[r].len()).collect();
+        let mut pending: Vec<(RelId, Tuple)> = Vec::new();
+        for plan in plans {
+            if !self.rule(plan, None) {
+                return false;
+            }
+            pending.extend(self.derived.drain(..).map(|row| (plan.head_rel, row)));
         }
-        pending.extend(derived.drain(..).map(|row| (plan.head_rel, row)));
+        loop {
+            let mut grew = false;
+            for (rel, row) in pending.drain(..) {
+                grew |= self.tables[rel].insert(row, self.store);
+            }
+            if !grew {
+                return true;
+            }
+            if members
+                .iter()
+                .any(|&r| self.tables[r].len() as usize > self.budget)
+            {
+                return false;
+            }
+            let end: Vec<u32> = members.iter().map(|&r| self.tables[r].len()).collect();
+            let delta = Delta {
+                members,
+                start: &delta_start,
+                end: &end,
+            };
+            if !self.delta_round(plans, &delta, &mut pending) {
+                return false;
+            }
+            delta_start = end;
+        }
     }
-    loop {
-        let mut grew = false;
-        for (rel, row) in pending.drain(..) {
-            grew |= tables[rel].insert(row, store);
-        }
-        if !grew {
-            return true;
-        }
-        if members.iter().any(|&r| tables[r].len() as usize > budget) {
-            return false;
-        }
-        let end: Vec<u32> = members.iter().map(|&r| tables[r].len()).collect();
-        let member = |rel: RelId| members.iter().position(|&m| m == rel);
+
+    /// One semi-naive round: every rule once per literal of a stratum
+    /// relation that grew, that literal reading only the new facts, the
+    /// head tuples into `pending`; `false` past the budget.
+    fn delta_round(
+        &mut self,
+        plans: &[RulePlan],
+        delta: &Delta<'_>,
+        pending: &mut Vec<(RelId, Tuple)>,
+    ) -> bool {
         for plan in plans {
             for (i, step) in plan.steps.iter().enumerate() {
                 let (Step::Scan { rel, .. } | Step::Check { rel, .. }) = step else {
                     continue;
                 };
-                let Some(m) = member(*rel) else { continue };
-                let ranges: Vec<(u32, u32)> = plan
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .map(|(j, s)| match s {
-                        Step::Scan { rel, .. } | Step::Check { rel, .. } => match member(*rel) {
-                            Some(n) if j == i => (delta_start[n], end[n]),
-                            Some(n) => (0, end[n]),
-                            None => (0, tables[*rel].len()),
-                        },
-                        _ => (0, 0),
-                    })
-                    .collect();
-                if delta_start[m] == end[m] {
+                let Some(m) = delta.member(*rel) else {
+                    continue;
+                };
+                if delta.start[m] == delta.end[m] {
                     continue;
                 }
-                let mut cx = Context {
-                    store: &mut *store,
-                    tables: &*tables,
-                    demand,
-                    cache: &mut *cache,
-                    budget,
-                };
-                if !run_rule(plan, &mut cx, Some(&ranges), &mut derived) {
+                let ranges = self.delta_ranges(plan, i, delta);
+                if !self.rule(plan, Some(&ranges)) {
                     return false;
                 }
-                pending.extend(derived.drain(..).map(|row| (plan.head_rel, row)));
+                pending.extend(self.derived.drain(..).map(|row| (plan.head_rel, row)));
             }
         }
-        delta_start = end;
+        true
+    }
+
+    /// The rows each step of `plan` reads when step `i` reads only the new
+    /// facts: the other steps read every fact so far.
+    fn delta_ranges(&self, plan: &RulePlan, i: usize, delta: &Delta<'_>) -> Vec<(u32, u32)> {
+        plan.steps
+            .iter()
+            .enumerate()
+            .map(|(j, s)| match s {
+                Step::Scan { rel, .. } | Step::Check { rel, .. } => match delta.member(*rel) {
+                    Some(n) if j == i => (delta.start[n], delta.end[n]),
+                    Some(n) => (0, delta.end[n]),
+                    None => (0, self.tables[*rel].len()),
+                },
+                _ => (0, 0),
+            })
+            .collect()
+    }
+}
+
+/// The facts new in a round of a recursive stratum: of each member relation,
+/// the rows from `start` to `end`.
+struct Delta<'a> {
+    members: &'a [RelId],
+    start: &'a [u32],
+    end: &'a [u32],
+}
+
+impl Delta<'_> {
+    /// The position of `rel` among the stratum's relations, if it is one.
+    fn member(&self, rel: RelId) -> Option<usize> {
+        self.members.iter().position(|&m| m == rel)
     }
 }

@@ -8,33 +8,26 @@
 //! per joint move, each only for the phase (legal, next, terminal, goal) that
 //! needs them. It is the oracle the compiled reasoners are tested against.
 
+mod build;
 mod eval;
 mod plan;
 mod table;
 
-use crate::graph::{Polarity, RelationGraph};
 use crate::ir::limits::exceeded;
 pub use crate::ir::limits::{catch_limit, quiet_resource_limits, ResourceLimit, MAX_TERMS};
-use crate::ir::terms::{TermData, TermId, TermStore};
-use crate::ir::written_name;
+use crate::ir::terms::{TermId, TermStore};
 use crate::ir::{Class, Phase};
 use crate::normal::NormalRule;
-use crate::syntax::ast::{Relation, Term};
+use crate::syntax::ast::Relation;
 use crate::Loaded;
 use eval::{DemandCache, DemandPlans};
 use gdl_runtime::{kif, Reasoner};
-use petgraph::visit::EdgeRef;
-use plan::{call_inputs, Adornment, CallMode, Planner, RelId, RulePlan, Step};
-use rustc_hash::FxHashMap;
+use plan::{RelId, RulePlan};
 use std::path::Path;
 use table::Table;
 
 /// Most facts one relation may hold before the interpreter gives up.
 pub const MAX_ROWS: usize = 10_000_000;
-/// Most facts of a static relation materialized at load time; a larger one
-/// (a relation written for a top-down prover, such as a 10-ary
-/// "exactly one of" table) is answered on demand instead.
-const STATIC_BUDGET: usize = 2_000_000;
 
 /// A strongly connected component of relations with the plans of its rules.
 struct Stratum {
@@ -112,317 +105,7 @@ impl Interpreter {
 
     /// Prepares checked normal-form rules.
     pub fn from_rules(rules: &[NormalRule]) -> Self {
-        let mut graph = RelationGraph::new(rules);
-        let true_node = graph.add(Relation {
-            name: "true".into(),
-            arity: 1,
-        });
-        let does_node = graph.add(Relation {
-            name: "does".into(),
-            arity: 2,
-        });
-        let relations: Vec<Relation> = graph.graph.node_weights().cloned().collect();
-        let keyword = |name: &str, arity: usize| -> Vec<RelId> {
-            relations
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| written_name(&r.name) == name && r.arity == arity)
-                .map(|(i, _)| i)
-                .collect()
-        };
-        let answers = [
-            keyword("legal", 2),
-            keyword("next", 1),
-            keyword("terminal", 0),
-            keyword("goal", 2),
-        ];
-        let roles_rel = keyword("role", 1);
-        let init_rel = keyword("init", 1);
-
-        let mut store = TermStore::default();
-        let mut tables: Vec<Table> = relations
-            .iter()
-            .map(|r| Table::new(r.to_string()))
-            .collect();
-
-        // Classes, in topological order of the components.
-        let components = graph.components();
-        let mut class = vec![Class::Static; relations.len()];
-        class[true_node.index()] = Class::State;
-        class[does_node.index()] = Class::Move;
-        let mut component_of = vec![0; relations.len()];
-        for (c, scc) in components.iter().enumerate() {
-            let mut k = scc
-                .iter()
-                .map(|n| class[n.index()])
-                .max()
-                .unwrap_or(Class::Static);
-            for &n in scc {
-                component_of[n.index()] = c;
-                for e in graph.graph.edges_directed(n, petgraph::Direction::Incoming) {
-                    k = k.max(class[e.source().index()]);
-                }
-            }
-            for &n in scc {
-                class[n.index()] = k;
-            }
-        }
-
-        let rel_of = |atom: &crate::syntax::ast::Atom| {
-            graph
-                .get(&atom.relation())
-                .expect("every atom is a graph node")
-                .index()
-        };
-        // Static strata needed by any phase, by the roles or the initial state.
-        let mut roots: Vec<Relation> = answers
-            .iter()
-            .flatten()
-            .map(|&r| relations[r].clone())
-            .collect();
-        roots.extend(
-            roles_rel
-                .iter()
-                .chain(&init_rel)
-                .map(|&r| relations[r].clone()),
-        );
-        let mut needed = vec![false; components.len()];
-        for n in graph.cone(&roots) {
-            needed[component_of[n.index()]] = true;
-        }
-
-        // Plan in topological order, evaluating each needed static stratum
-        // at once, so that later plans know the sizes of the tables they read.
-        let mut sizes = vec![plan::Size::Unknown; relations.len()];
-        sizes[true_node.index()] = plan::Size::Fluents;
-        sizes[does_node.index()] = plan::Size::Moves;
-        let mut fluents: FxHashMap<u32, usize> = FxHashMap::default();
-        let mut strata = Vec::with_capacity(components.len());
-        let mut evaluated = vec![false; components.len()];
-        let no_demand = DemandPlans::default();
-        let mut no_cache = DemandCache::new(0);
-        let mut distinct = FxHashMap::default();
-        let mut keyword_rels: Vec<RelId> = answers.iter().flatten().copied().collect();
-        keyword_rels.extend(&roles_rel);
-        keyword_rels.extend(&init_rel);
-        // Static relations too large to materialize (answered on demand
-        // instead), and static strata evaluated only once the calls exist
-        // because they read such relations.
-        let mut static_on_demand = vec![false; relations.len()];
-        let mut lazy = vec![false; relations.len()];
-        let mut deferred: Vec<usize> = Vec::new();
-        for (c, scc) in components.iter().enumerate() {
-            let members: Vec<RelId> = scc.iter().map(|n| n.index()).collect();
-            let recursive = members.len() > 1
-                || graph
-                    .graph
-                    .edges_connecting(scc[0], scc[0])
-                    .any(|e| matches!(e.weight(), Polarity::Positive | Polarity::Negative));
-            let mut planner = Planner {
-                store: &mut store,
-                tables: &mut tables,
-                rel_of: &rel_of,
-                sizes: &sizes,
-                fluents: &fluents,
-                distinct: std::mem::take(&mut distinct),
-            };
-            let plans: Vec<RulePlan> = rules
-                .iter()
-                .filter(|r| members.contains(&rel_of(&r.head)))
-                .map(|r| planner.plan(r))
-                .collect();
-            distinct = planner.distinct;
-            let stratum = Stratum {
-                class: class[members[0]],
-                members,
-                plans,
-                recursive,
-            };
-            if stratum.class == Class::Static && needed[c] {
-                let reads_lazy = stratum
-                    .plans
-                    .iter()
-                    .flat_map(|p| &p.steps)
-                    .filter_map(step_relation)
-                    .any(|r| lazy[r]);
-                let may_wait =
-                    stratum.members.len() == 1 && !keyword_rels.contains(&stratum.members[0]);
-                let budget = if may_wait { STATIC_BUDGET } else { usize::MAX };
-                let complete = !reads_lazy
-                    && eval::run_stratum(
-                        stratum.as_ref(),
-                        &mut store,
-                        &mut tables,
-                        &no_demand,
-                        &mut no_cache,
-                        budget,
-                    );
-                if complete {
-                    evaluated[c] = true;
-                    for &m in &stratum.members {
-                        sizes[m] = plan::Size::Known;
-                    }
-                } else if reads_lazy && !may_wait {
-                    deferred.push(c);
-                    stratum.members.iter().for_each(|&m| lazy[m] = true);
-                } else {
-                    for &m in &stratum.members {
-                        tables[m].clear();
-                        lazy[m] = true;
-                        static_on_demand[m] = true;
-                    }
-                }
-                if init_rel.iter().any(|r| stratum.members.contains(r)) {
-                    for &r in &init_rel {
-                        for row in tables[r].rows() {
-                            *fluents.entry(store.functor_of_term(row[0])).or_default() += 1;
-                        }
-                    }
-                }
-            }
-            strata.push(stratum);
-        }
-
-        // Relations answered on demand: derived, non-recursive, not static, not
-        // a keyword the phases read, and never read with no argument bound by
-        // a bottom-up plan. Their rules run top-down for each binding a caller
-        // asks about, instead of being materialized for every state.
-        let mut on_demand = static_on_demand.clone();
-        for stratum in &strata {
-            if stratum.members.len() == 1
-                && stratum.class != Class::Static
-                && !stratum.plans.is_empty()
-                && !keyword_rels.contains(&stratum.members[0])
-            {
-                on_demand[stratum.members[0]] = true;
-            }
-        }
-        // Only the plans of materialized relations run bottom-up; excluding a
-        // relation makes its own plan run, so repeat until nothing changes.
-        loop {
-            let mut changed = false;
-            for stratum in &strata {
-                if on_demand[stratum.members[0]] {
-                    continue;
-                }
-                for step in stratum.plans.iter().flat_map(|p| &p.steps) {
-                    if let Some(rel) = step_relation(step) {
-                        if on_demand[rel] && !static_on_demand[rel] && call_inputs(step).is_none() {
-                            on_demand[rel] = false;
-                            changed = true;
-                        }
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let mut demand = DemandPlans::default();
-        {
-            let mut planner = Planner {
-                store: &mut store,
-                tables: &mut tables,
-                rel_of: &rel_of,
-                sizes: &sizes,
-                fluents: &fluents,
-                distinct,
-            };
-            let mut forms: FxHashMap<Adornment, usize> = FxHashMap::default();
-            let mut pending: Vec<usize> = Vec::new();
-            for stratum in &mut strata {
-                for plan in &mut stratum.plans {
-                    to_calls(plan, &on_demand, &mut forms, &mut demand, &mut pending);
-                }
-            }
-            while let Some(form) = pending.pop() {
-                let Adornment { rel, inputs } = demand.adornments[form].clone();
-                let mut plans: Vec<RulePlan> = rules
-                    .iter()
-                    .filter(|r| rel_of(&r.head) == rel)
-                    .map(|r| planner.plan_called(r, &inputs))
-                    .collect();
-                for plan in &mut plans {
-                    to_calls(plan, &on_demand, &mut forms, &mut demand, &mut pending);
-                }
-                demand.plans[form] = plans;
-            }
-        }
-        demand.recursive = demand
-            .adornments
-            .iter()
-            .map(|a| strata[component_of[a.rel]].recursive)
-            .collect();
-        let form_class: Vec<Class> = demand.adornments.iter().map(|a| class[a.rel]).collect();
-
-        let strata_of = |roots: &[RelId]| -> Vec<usize> {
-            let roots: Vec<Relation> = roots.iter().map(|&r| relations[r].clone()).collect();
-            let mut s: Vec<usize> = graph
-                .cone(&roots)
-                .iter()
-                .filter(|n| !on_demand[n.index()])
-                .map(|n| component_of[n.index()])
-                .collect();
-            s.sort_unstable();
-            s.dedup();
-            s
-        };
-        let phases = [
-            strata_of(&answers[0]),
-            strata_of(&answers[1]),
-            strata_of(&answers[2]),
-            strata_of(&answers[3]),
-        ];
-
-        let mut interpreter = Interpreter {
-            store,
-            tables,
-            evaluated,
-            strata,
-            cache: DemandCache::new(demand.adornments.len()),
-            demand,
-            form_class,
-            phases,
-            answers,
-            true_rel: true_node.index(),
-            does_rel: does_node.index(),
-            roles: Vec::new(),
-            role_terms: Vec::new(),
-            initial: State(Vec::new()),
-            current: None,
-            relations: relations.clone(),
-            classes: class.clone(),
-            component_of: component_of.clone(),
-        };
-
-        // Static strata that read relations answered on demand, now that
-        // the calls are in place.
-        interpreter.evaluate(&deferred);
-
-        // Roles in declaration order: the role facts as written.
-        for rule in rules
-            .iter()
-            .filter(|r| written_name(&r.head.name) == "role" && r.head.args.len() == 1)
-        {
-            let id = interpreter.ground(&rule.head.args[0]);
-            if !interpreter.role_terms.contains(&id) {
-                interpreter.role_terms.push(id);
-                interpreter.roles.push(interpreter.store.text(id));
-            }
-        }
-        let mut init: Vec<TermId> = init_rel
-            .iter()
-            .flat_map(|&r| {
-                interpreter.tables[r]
-                    .rows()
-                    .map(|row| row[0])
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        init.sort_unstable();
-        init.dedup();
-        interpreter.initial = State(init);
-        interpreter
+        build::Builder::new(rules).build()
     }
 
     /// Every static relation (depending on neither `true` nor `does`) that
@@ -451,18 +134,6 @@ impl Interpreter {
     /// The role terms in declaration order.
     pub fn role_terms(&self) -> Vec<kif::Term> {
         self.role_terms.iter().map(|&t| self.store.kif(t)).collect()
-    }
-
-    fn ground(&mut self, term: &Term) -> TermId {
-        match term {
-            Term::Const(name, _) => self.store.constant(name),
-            Term::Var(..) => unreachable!("role facts are ground (checked)"),
-            Term::Func(name, args, _) => {
-                let sym = self.store.symbol(name);
-                let ids: Box<[TermId]> = args.iter().map(|a| self.ground(a)).collect();
-                self.store.intern(TermData::Func(sym, ids))
-            }
-        }
     }
 
     /// Evaluates the strata in `order` that are not evaluated yet.
@@ -617,60 +288,6 @@ impl Reasoner for Interpreter {
             .iter()
             .map(|&f| gdl_runtime::zobrist_key(&self.store.text(f)))
             .fold(0, |h, k| h ^ k)
-    }
-}
-
-/// The relation a step reads, if any.
-fn step_relation(step: &Step) -> Option<RelId> {
-    match step {
-        Step::Check { rel, .. }
-        | Step::Scan { rel, .. }
-        | Step::Neg { rel, .. }
-        | Step::Call { rel, .. } => Some(*rel),
-        Step::Distinct(..) | Step::Same(..) => None,
-    }
-}
-
-/// Turns the steps of `plan` that read relations answered on demand into
-/// calls, registering each new called form in `demand` and `pending`.
-fn to_calls(
-    plan: &mut RulePlan,
-    on_demand: &[bool],
-    forms: &mut FxHashMap<Adornment, usize>,
-    demand: &mut DemandPlans,
-    pending: &mut Vec<usize>,
-) {
-    for step in &mut plan.steps {
-        let Some(rel) = step_relation(step) else {
-            continue;
-        };
-        if !on_demand[rel] || matches!(step, Step::Call { .. }) {
-            continue;
-        }
-        let (inputs, mode) = match call_inputs(step) {
-            Some((_, inputs, mode)) => (inputs, mode),
-            None => (Box::default(), CallMode::Scan),
-        };
-        let adornment = Adornment { rel, inputs };
-        let form = *forms.entry(adornment.clone()).or_insert_with(|| {
-            demand.adornments.push(adornment);
-            demand.plans.push(Vec::new());
-            demand.recursive.push(false);
-            pending.push(demand.adornments.len() - 1);
-            demand.adornments.len() - 1
-        });
-        let args = match step {
-            Step::Check { args, .. } | Step::Scan { args, .. } | Step::Neg { args, .. } => {
-                args.clone()
-            }
-            _ => unreachable!("calls and filters are skipped above"),
-        };
-        *step = Step::Call {
-            rel,
-            args,
-            adornment: form,
-            mode,
-        };
     }
 }
 
@@ -846,6 +463,9 @@ mod tests {
         );
         let s0 = r.initial_state();
         assert_eq!(legal(&mut r, &s0), ["ok"]);
-        assert!(!r.tables.iter().any(|t| t.len() as usize > STATIC_BUDGET));
+        assert!(!r
+            .tables
+            .iter()
+            .any(|t| t.len() as usize > build::STATIC_BUDGET));
     }
 }

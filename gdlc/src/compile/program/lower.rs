@@ -40,31 +40,56 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
     };
     let answers = ANSWER_KEYWORDS.map(|(name, arity)| keyword(name, arity));
 
-    // Classes, in topological order of the components.
-    let mut class = vec![Class::Static; relations.len()];
-    class[true_node.index()] = Class::State;
-    class[does_node.index()] = Class::Move;
-    for scc in graph.components() {
-        let mut k = scc
-            .iter()
-            .map(|n| class[n.index()])
-            .max()
-            .unwrap_or(Class::Static);
-        for &n in &scc {
-            for m in graph
-                .graph
-                .neighbors_directed(n, petgraph::Direction::Incoming)
-            {
-                k = k.max(class[m.index()]);
-            }
-        }
-        for &n in &scc {
-            class[n.index()] = k;
-        }
-    }
+    let class = graph.classes(true_node, does_node);
 
     let mut store = TermStore::default();
-    let mut facts: Vec<Vec<Vec<TermId>>> = vec![Vec::new(); relations.len()];
+    let (facts, too_large) = static_tables(&interp, &rel_index, &mut store);
+    let roles: Vec<TermId> = interp.role_terms().iter().map(|t| store.term(t)).collect();
+    let mut init: Vec<TermId> = interp
+        .initial_fluents()
+        .iter()
+        .map(|t| store.term(t))
+        .collect();
+    init.sort_unstable();
+
+    let needed = needed_relations(&graph, &relations, &answers);
+    if let Some(&r) = too_large.iter().find(|&&r| needed[r]) {
+        return Err(CompileError::StaticRelationTooLarge {
+            relation: relations[r].to_string(),
+        });
+    }
+    let out_rules = rules
+        .iter()
+        .filter(|rule| {
+            let head_rel = rel_index[&rule.head.relation()];
+            class[head_rel] != Class::Static && needed[head_rel]
+        })
+        .map(|rule| lower_rule(rule, &rel_index, &mut store))
+        .collect();
+    Ok(Program {
+        store,
+        relations,
+        class,
+        rules: out_rules,
+        facts,
+        roles,
+        init,
+        true_rel: true_node.index(),
+        does_rel: does_node.index(),
+        answers,
+        graph,
+    })
+}
+
+/// The facts of each static relation the interpreter computed, interned in
+/// `store`, sorted and without duplicates, by relation; and the static
+/// relations too large to materialize.
+fn static_tables(
+    interp: &Interpreter,
+    rel_index: &FxHashMap<Relation, RelId>,
+    store: &mut TermStore,
+) -> (Vec<Vec<Vec<TermId>>>, Vec<RelId>) {
+    let mut facts: Vec<Vec<Vec<TermId>>> = vec![Vec::new(); rel_index.len()];
     let mut too_large: Vec<RelId> = Vec::new();
     for table in interp.static_facts() {
         let Some(&r) = rel_index.get(&table.relation) else {
@@ -82,14 +107,15 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
             None => too_large.push(r),
         }
     }
-    let roles: Vec<TermId> = interp.role_terms().iter().map(|t| store.term(t)).collect();
-    let mut init: Vec<TermId> = interp
-        .initial_fluents()
-        .iter()
-        .map(|t| store.term(t))
-        .collect();
-    init.sort_unstable();
+    (facts, too_large)
+}
 
+/// Whether each relation is one the answers of some phase depend on.
+fn needed_relations(
+    graph: &RelationGraph,
+    relations: &[Relation],
+    answers: &[Vec<RelId>],
+) -> Vec<bool> {
     let roots: Vec<Relation> = answers
         .iter()
         .flatten()
@@ -99,54 +125,38 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
     for n in graph.cone(&roots) {
         needed[n.index()] = true;
     }
-    if let Some(&r) = too_large.iter().find(|&&r| needed[r]) {
-        return Err(CompileError::StaticRelationTooLarge {
-            relation: relations[r].to_string(),
-        });
-    }
+    needed
+}
 
-    let mut out_rules = Vec::new();
-    for rule in rules {
-        let head_rel = rel_index[&rule.head.relation()];
-        if class[head_rel] == Class::Static || !needed[head_rel] {
-            continue;
-        }
-        let mut vars: Vec<String> = Vec::new();
-        let mut lower = Lowering {
-            store: &mut store,
-            vars: &mut vars,
-        };
-        let head = lower.atom(&rule.head, &rel_index);
-        let body = rule
-            .body
-            .iter()
-            .map(|l| match l {
-                NormalLiteral::Pos(a) => Lit::Pos(lower.atom(a, &rel_index)),
-                NormalLiteral::Neg(a) => Lit::Neg(lower.atom(a, &rel_index)),
-                NormalLiteral::Distinct(x, y, _) => Lit::Distinct(lower.pat(x), lower.pat(y)),
-                NormalLiteral::Same(x, y, _) => Lit::Same(lower.pat(x), lower.pat(y)),
-            })
-            .collect();
-        out_rules.push(Rule {
-            head,
-            body,
-            vars,
-            text: rule_text(rule),
-        });
-    }
-    Ok(Program {
+/// One rule over relation ids and numbered variables, its ground terms
+/// interned in `store`.
+fn lower_rule(
+    rule: &NormalRule,
+    rel_index: &FxHashMap<Relation, RelId>,
+    store: &mut TermStore,
+) -> Rule {
+    let mut vars: Vec<String> = Vec::new();
+    let mut lower = Lowering {
         store,
-        relations,
-        class,
-        rules: out_rules,
-        facts,
-        roles,
-        init,
-        true_rel: true_node.index(),
-        does_rel: does_node.index(),
-        answers,
-        graph,
-    })
+        vars: &mut vars,
+    };
+    let head = lower.atom(&rule.head, rel_index);
+    let body = rule
+        .body
+        .iter()
+        .map(|l| match l {
+            NormalLiteral::Pos(a) => Lit::Pos(lower.atom(a, rel_index)),
+            NormalLiteral::Neg(a) => Lit::Neg(lower.atom(a, rel_index)),
+            NormalLiteral::Distinct(x, y, _) => Lit::Distinct(lower.pat(x), lower.pat(y)),
+            NormalLiteral::Same(x, y, _) => Lit::Same(lower.pat(x), lower.pat(y)),
+        })
+        .collect();
+    Rule {
+        head,
+        body,
+        vars,
+        text: rule_text(rule),
+    }
 }
 
 /// Turns syntax terms into patterns, numbering variables.
