@@ -16,6 +16,13 @@ use crate::syntax::ast::{Atom, Relation, Term};
 use petgraph::graph::NodeIndex;
 use rustc_hash::FxHashMap;
 
+impl Interpreter {
+    /// Prepares checked normal-form rules.
+    pub fn from_rules(rules: &[NormalRule]) -> Self {
+        Builder::new(rules).build()
+    }
+}
+
 /// Most facts of a static relation materialized at load time; a larger one
 /// (a relation written for a top-down prover, such as a 10-ary
 /// "exactly one of" table) is answered on demand instead.

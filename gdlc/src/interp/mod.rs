@@ -13,11 +13,11 @@ mod eval;
 mod plan;
 mod table;
 
-use crate::ir::limits::exceeded;
-pub use crate::ir::limits::{catch_limit, quiet_resource_limits, ResourceLimit, MAX_TERMS};
+pub use crate::ir::limits::{
+    catch_limit, quiet_resource_limits, ResourceLimit, MAX_ROWS, MAX_TERMS,
+};
 use crate::ir::terms::{TermId, TermStore};
 use crate::ir::{Class, Phase};
-use crate::normal::NormalRule;
 use crate::syntax::ast::Relation;
 use crate::Loaded;
 use eval::{DemandCache, DemandPlans};
@@ -25,9 +25,6 @@ use gdl_runtime::{kif, Reasoner};
 use plan::{RelId, RulePlan};
 use std::path::Path;
 use table::Table;
-
-/// Most facts one relation may hold before the interpreter gives up.
-pub const MAX_ROWS: usize = 10_000_000;
 
 /// A strongly connected component of relations with the plans of its rules.
 struct Stratum {
@@ -101,11 +98,6 @@ impl Interpreter {
     /// Prepares a checked description.
     pub fn new(loaded: &Loaded) -> Self {
         Self::from_rules(&loaded.analysis.rules)
-    }
-
-    /// Prepares checked normal-form rules.
-    pub fn from_rules(rules: &[NormalRule]) -> Self {
-        build::Builder::new(rules).build()
     }
 
     /// Every static relation (depending on neither `true` nor `does`) that

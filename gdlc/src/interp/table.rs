@@ -62,10 +62,10 @@ impl Table {
         if self.rows.contains(&row) {
             return false;
         }
-        if self.rows.len() >= super::MAX_ROWS {
-            super::exceeded(format!(
+        if self.rows.len() >= crate::ir::limits::MAX_ROWS {
+            crate::ir::limits::exceeded(format!(
                 "more than {} facts of `{}`",
-                super::MAX_ROWS,
+                crate::ir::limits::MAX_ROWS,
                 self.name
             ));
         }

@@ -4,6 +4,8 @@
 
 /// Most distinct ground terms the interpreter creates before it gives up.
 pub const MAX_TERMS: usize = 20_000_000;
+/// Most facts one relation may hold before the interpreter gives up.
+pub const MAX_ROWS: usize = 10_000_000;
 /// The panic payload with which the interpreter stops when a description
 /// needs more than its resource limits (a relation materialized bottom-up
 /// that a top-down prover would only query). The methods of

@@ -79,7 +79,7 @@ impl Tables {
     /// row, and the stride between the fluent ids of the rows of a key:
     /// when the rows of each key are the fluents of an id range, every
     /// `stride`-th (a predicate's fluents are numbered by their arguments:
-    /// see `domains::term_order`); worth it when a key has a few rows on
+    /// see `analyse::term_ids::term_order`); worth it when a key has a few rows on
     /// average and the walk skips few set bits.
     pub fn walk_stride(&self, table: usize, k: usize) -> Option<u32> {
         let t = &self.tables[table];
@@ -252,7 +252,7 @@ impl Step {
 /// (and arity) whose loops over `true` would walk the state with another
 /// order: the positions that most of its looping `true` steps know
 /// (bound or constant) first, then the others. Fluents are numbered by
-/// their arguments' ids in this order (see `domains::term_order`), so the
+/// their arguments' ids in this order (see `analyse::term_ids::term_order`), so the
 /// rows of such a step are the fluents of an id range: checkers' and
 /// skirmish's `(true (cell ?x ?y ?piece))` with the piece bound walk the
 /// few cells that hold that piece instead of testing all 64.
