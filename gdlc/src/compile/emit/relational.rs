@@ -10,7 +10,9 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{Layer, Layers};
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::skeleton::{lit, phase_fns, shared_items, shared_methods, static_rows};
+use crate::compile::emit::skeleton::{
+    self, lit, phase_fns, static_rows, GameParts, NewGame, RememberedState,
+};
 use crate::compile::program::{Atom, Class, Pat, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
 use crate::compile::relational::plan::{key_box, Membership, RulePlan, Step, Table, Tables};
@@ -46,23 +48,470 @@ pub fn module(input: Input<'_>) -> String {
         containers,
         tables,
     } = input;
-    let n_layers = layers.layers.len();
-
-    let mut rule_fns = Vec::new();
-    let mut indexes: Vec<Vec<Vec<bool>>> = vec![Vec::new(); program.relations.len()];
-    let mut offset_tables: Vec<(Ident, Vec<u32>)> = Vec::new();
-    let mut membership_tables: Vec<(usize, usize, Membership)> = Vec::new();
-    let mut pattern_tables = FxHashMap::default();
+    let mut registered = Registered::new(program.relations.len());
+    let (rule_fns, recursion) = rule_fns(program, domains, layers, plans, tables, &mut registered);
+    let layer_fns: Vec<TokenStream> = layers
+        .layers
+        .iter()
+        .enumerate()
+        .map(|(i, layer)| layer_fn(i, layer, &recursion))
+        .collect();
+    let phase_fns = phase_fns(layers, |_| false);
+    let relations = ContainerCode::new(program, layers, containers, &registered.indexes);
     let mut arrays = Arrays::default();
-    let mut recursion: Vec<Recursion> = Vec::new();
+    let index_items = registered.index_items(&mut arrays);
+    let answers = AnswerLoops {
+        program,
+        domains,
+        tables,
+    }
+    .methods();
+    let table_items = tables
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| static_rows(&format_ident!("T{i}"), t.columns, &t.rows, &mut arrays));
+    let table_items: Vec<TokenStream> = table_items.collect();
+    let ContainerCode {
+        fields,
+        inits,
+        clear_state,
+        clear_moves,
+    } = relations;
+    let RememberedState {
+        fields: remembered_fields,
+        inits: remembered_inits,
+        load,
+    } = RememberedState::new(layers.layers.len(), "relations", clear_state);
+    let parts = GameParts {
+        imports: quote! {
+            use ::gdl_runtime::support::{
+                any_one, box_slot, boxed_range, find, ones, range, ranked_member, Rel,
+            };
+        },
+        items: quote! {
+            #(#table_items)*
+            #(#index_items)*
+        },
+        fields: quote! { #remembered_fields #fields },
+        new: NewGame {
+            doc: " A reasoner for this game.",
+            inits: quote! { #remembered_inits #inits },
+            setup: None,
+        },
+        lints: quote! { unused_labels, unused_variables, clippy::all },
+        methods: quote! {
+            #load
+            #clear_moves
+            #(#phase_fns)*
+            #(#layer_fns)*
+            #(#rule_fns)*
+        },
+        helpers: TokenStream::new(),
+        answers,
+    };
+    skeleton::module(program, domains, arrays, parts)
+}
+
+/// What the rules' code refers to besides the plans' tables, collected
+/// while it is generated and emitted after.
+struct Registered {
+    /// Per relation, the bound positions of each index its scans use.
+    indexes: Vec<Vec<Vec<bool>>>,
+    /// The direct indexes of tables made so far (name, offsets).
+    offset_tables: Vec<(Ident, Vec<u32>)>,
+    /// The membership bitsets of tables made so far (table, key columns,
+    /// bitset).
+    membership_tables: Vec<(usize, usize, Membership)>,
+    /// The tables of [`RuleGen::pattern_table`] made so far, by pattern
+    /// (variables numbered in order of first occurrence), domain and row
+    /// order: the many legal rules of a game often take apart the same
+    /// moves.
+    pattern_tables: FxHashMap<(Pat, PatternDomain, bool), usize>,
+}
+
+impl Registered {
+    /// Nothing registered yet, for `relations` relations.
+    fn new(relations: usize) -> Self {
+        Registered {
+            indexes: vec![Vec::new(); relations],
+            offset_tables: Vec::new(),
+            membership_tables: Vec::new(),
+            pattern_tables: FxHashMap::default(),
+        }
+    }
+
+    /// The direct indexes and membership bitsets the rules use, as statics.
+    fn index_items(&self, arrays: &mut Arrays) -> Vec<TokenStream> {
+        let mut items: Vec<TokenStream> = self
+            .offset_tables
+            .iter()
+            .map(|(name, offsets)| {
+                let n = Literal::usize_unsuffixed(offsets.len());
+                let cells = arrays.ints(offsets);
+                quote! { static #name: [u32; #n] = #cells; }
+            })
+            .collect();
+        items.extend(self.membership_tables.iter().map(|(table, k, m)| {
+            let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
+            let (n_bits, n_ranks) = (
+                Literal::usize_unsuffixed(m.bits.len()),
+                Literal::usize_unsuffixed(m.ranks.len()),
+            );
+            let (bit_words, rank_values) = (arrays.ints(&m.bits), arrays.ints(&m.ranks));
+            quote! {
+                static #bits: [u64; #n_bits] = #bit_words;
+                static #ranks: [u16; #n_ranks] = #rank_values;
+            }
+        }));
+        items
+    }
+}
+
+/// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
+/// in a recursive layer one `rule_<r>_delta_<step>` per step scanning a
+/// relation of the layer), and how each rule takes part in the fixpoint of
+/// its layer.
+fn rule_fns(
+    program: &Program,
+    domains: &Domains,
+    layers: &Layers,
+    plans: &[RulePlan],
+    tables: &mut Tables,
+    registered: &mut Registered,
+) -> (Vec<TokenStream>, Vec<Recursion>) {
+    let mut fns = Vec::new();
+    let mut recursion = Vec::new();
     for plan in plans {
         let layer = layers
             .layers
             .iter()
             .find(|l| l.rules.contains(&plan.rule))
             .expect("every rule is in a layer");
-        // In a recursive layer: the steps that scan a relation of the layer
-        // get a variant restricted to the facts new in the last round.
+        let x = Recursion::of(plan, layer);
+        let variants: Vec<Option<usize>> = std::iter::once(None)
+            .chain(x.deltas.iter().map(|&(i, _)| Some(i)))
+            .collect();
+        for delta in variants {
+            let mut g = RuleGen {
+                program,
+                domains,
+                tables,
+                plan,
+                bound: vec![false; program.rules[plan.rule].vars.len()],
+                loops: Vec::new(),
+                witness: None,
+                uses: variable_uses(&program.rules[plan.rule]),
+                known: Vec::new(),
+                registered,
+                delta,
+            };
+            let body = g.steps(0);
+            fns.push(rule_fn(program, plan.rule, delta, body));
+        }
+        recursion.push(x);
+    }
+    (fns, recursion)
+}
+
+/// The function of rule `rule` around its loops `body`, documented by the
+/// rule's text: `rule_<rule>`, or with a `delta` step its variant over the
+/// facts from `lo` on.
+fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStream) -> TokenStream {
+    let doc = format!(" {}", program.rules[rule].text);
+    match delta {
+        None => {
+            let name = format_ident!("rule_{}", rule);
+            quote! {
+                #[doc = #doc]
+                fn #name(&mut self) {
+                    'rule: {
+                        #body
+                    }
+                }
+            }
+        }
+        Some(i) => {
+            let name = format_ident!("rule_{}_delta_{i}", rule);
+            let doc2 = format!(" Step {i} over the facts from `lo` on only.");
+            quote! {
+                #[doc = #doc]
+                #[doc = #doc2]
+                fn #name(&mut self, lo: usize) {
+                    'rule: {
+                        #body
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The code of the containers of the dynamic relations: every dynamic
+/// relation but `true` has one (one without rules stays empty).
+struct ContainerCode {
+    /// The fields of `Game` holding them.
+    fields: TokenStream,
+    /// Their initial values.
+    inits: TokenStream,
+    /// Statements emptying them all (the state changed).
+    clear_state: TokenStream,
+    /// `clear_moves`, which forgets the relations of the last joint move.
+    clear_moves: TokenStream,
+}
+
+impl ContainerCode {
+    /// The containers' code, each with the `indexes` its scans use.
+    fn new(
+        program: &Program,
+        layers: &Layers,
+        containers: &[Container],
+        indexes: &[Vec<Vec<bool>>],
+    ) -> Self {
+        let dynamic: Vec<RelId> = (0..program.relations.len())
+            .filter(|&r| program.class[r] != Class::Static && r != program.true_rel)
+            .collect();
+        let fields = dynamic.iter().map(|&r| {
+            let name = rel_field(r);
+            let ty = containers::type_tokens(&containers[r], program.relations[r].arity);
+            let doc = format!(" `{}`", program.relations[r]);
+            quote! { #[doc = #doc] #name: #ty }
+        });
+        let inits = dynamic.iter().map(|&r| {
+            let name = rel_field(r);
+            let dense = match containers::dense_box(&containers[r]) {
+                Some((mins, spans)) => {
+                    let mins = mins.iter().map(|&m| lit(m));
+                    let spans = spans.iter().map(|&m| lit(m));
+                    quote! { Some(([#(#mins),*], [#(#spans),*])) }
+                }
+                None => quote! { None },
+            };
+            let masks = indexes[r].iter().map(|m| quote! { [#(#m),*] });
+            quote! { #name: Rel::new(&[#(#masks),*], #dense) }
+        });
+        let clear_state = dynamic.iter().map(|&r| {
+            let name = rel_field(r);
+            quote! { self.#name.clear(); }
+        });
+        ContainerCode {
+            fields: quote! { #(#fields,)* },
+            inits: quote! { #(#inits,)* },
+            clear_state: quote! { #(#clear_state)* },
+            clear_moves: clear_moves(program, layers),
+        }
+    }
+}
+
+/// `clear_moves`: empties `does` and the relations of the per-move
+/// layers, and forgets those layers.
+fn clear_moves(program: &Program, layers: &Layers) -> TokenStream {
+    let does = rel_field(program.does_rel);
+    let clears = (0..layers.layers.len())
+        .filter(|&l| layers.layers[l].class == Class::Move)
+        .map(|l| {
+            let idx = Literal::usize_unsuffixed(l);
+            let clears = layers.layers[l].members.iter().map(|&r| {
+                let name = rel_field(r);
+                quote! { self.#name.clear(); }
+            });
+            quote! { self.done[#idx] = false; #(#clears)* }
+        });
+    quote! {
+        /// Forgets the relations of the last joint move.
+        fn clear_moves(&mut self) {
+            self.#does.clear();
+            #(#clears)*
+        }
+    }
+}
+
+/// The answering methods of `Reasoner`, which read the relations that
+/// answer each phase (static ones from tables added to `tables`).
+struct AnswerLoops<'a> {
+    program: &'a Program,
+    domains: &'a Domains,
+    tables: &'a mut Tables,
+}
+
+impl AnswerLoops<'_> {
+    /// `is_terminal`, `legal_moves`, `next_state` and `goal`.
+    fn methods(mut self) -> TokenStream {
+        let legal = self.legal_moves();
+        let next = self.next_state();
+        let terminal = self.is_terminal();
+        let goal = self.goal();
+        quote! {
+            #terminal
+            #legal
+            #next
+            #goal
+        }
+    }
+
+    /// A loop running `body` on every `row` of relation `r`.
+    fn each_row(&mut self, r: RelId, body: TokenStream) -> TokenStream {
+        let program = self.program;
+        if program.class[r] == Class::Static {
+            let rows = program.facts[r]
+                .iter()
+                .map(|row| row.iter().map(|&t| self.domains.id(t)).collect())
+                .collect();
+            let columns = program.relations[r].arity;
+            let t = format_ident!(
+                "T{}",
+                self.tables.add(Table {
+                    columns,
+                    rows,
+                    fluent_key: None,
+                })
+            );
+            quote! { for &row in #t.iter() { #body } }
+        } else {
+            let f = rel_field(r);
+            quote! {
+                for i in 0..self.#f.len() {
+                    let row = self.#f.get(i);
+                    #body
+                }
+            }
+        }
+    }
+
+    /// `legal_moves`: the moves of the role's rows of every `legal`
+    /// relation, without repeats when there are several.
+    fn legal_moves(&mut self) -> TokenStream {
+        let relations = &self.program.answers[0];
+        let push = if relations.len() > 1 {
+            quote! { if !out.contains(&Move(row[1])) { out.push(Move(row[1])); } }
+        } else {
+            quote! { out.push(Move(row[1])); }
+        };
+        let loops: Vec<TokenStream> = relations
+            .iter()
+            .map(|&r| self.each_row(r, quote! { if row[0] == who { #push } }))
+            .collect();
+        quote! {
+            fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
+                self.load(state);
+                self.phase_legal();
+                out.clear();
+                let who = ROLE_IDS[role];
+                #(#loops)*
+            }
+        }
+    }
+
+    /// `next_state`: the fluents of the rows of every `next` relation.
+    fn next_state(&mut self) -> TokenStream {
+        let does = rel_field(self.program.does_rel);
+        let loops: Vec<TokenStream> = self.program.answers[1]
+            .iter()
+            .map(|&r| {
+                self.each_row(
+                    r,
+                    quote! {
+                        let f = row[0] as usize;
+                        bits[f >> 6] |= 1u64 << (f & 63);
+                    },
+                )
+            })
+            .collect();
+        quote! {
+            fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
+                self.load(state);
+                self.clear_moves();
+                for (role, mv) in joint.iter().enumerate() {
+                    self.#does.insert([ROLE_IDS[role], mv.0]);
+                }
+                self.phase_next();
+                let mut bits = [0u64; WORDS];
+                #(#loops)*
+                State(bits)
+            }
+        }
+    }
+
+    /// `is_terminal`: whether some `terminal` relation has a fact.
+    fn is_terminal(&self) -> TokenStream {
+        let program = self.program;
+        let checks = program.answers[2].iter().map(|&r| {
+            if program.class[r] == Class::Static {
+                let holds = !program.facts[r].is_empty();
+                quote! { || #holds }
+            } else {
+                let f = rel_field(r);
+                quote! { || !self.#f.is_empty() }
+            }
+        });
+        quote! {
+            fn is_terminal(&mut self, state: &State) -> bool {
+                self.load(state);
+                self.phase_terminal();
+                false #(#checks)*
+            }
+        }
+    }
+
+    /// `goal`: the role's value among the rows of every `goal` relation,
+    /// if it has exactly one.
+    fn goal(&mut self) -> TokenStream {
+        let loops: Vec<TokenStream> = self.program.answers[3]
+            .iter()
+            .map(|&r| {
+                self.each_row(
+                    r,
+                    quote! {
+                        if row[0] == who {
+                            match value {
+                                None => value = Some(row[1]),
+                                Some(v) if v != row[1] => many = true,
+                                Some(_) => {}
+                            }
+                        }
+                    },
+                )
+            })
+            .collect();
+        quote! {
+            fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
+                self.load(state);
+                self.phase_goal();
+                let who = ROLE_IDS[role];
+                let mut value: Option<u32> = None;
+                let mut many = false;
+                #(#loops)*
+                match (value, many) {
+                    (Some(v), false) => TERM_TEXT[v as usize].parse().ok(),
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+/// The field of a relation's container.
+fn rel_field(r: RelId) -> Ident {
+    format_ident!("r{r}")
+}
+
+/// How a planned rule takes part in the fixpoint of its layer.
+struct Recursion {
+    rule: usize,
+    /// Steps scanning a relation of the rule's layer, with that relation.
+    deltas: Vec<(usize, RelId)>,
+    /// Whether the rule reads a relation of its own layer.
+    reads_members: bool,
+    /// Whether it must run in full every round (a relation of its layer
+    /// is only checked, not scanned, so no step can be restricted).
+    full_each_round: bool,
+}
+
+impl Recursion {
+    /// How `plan`'s rule takes part in the fixpoint of its `layer`: in a
+    /// recursive layer, the steps that scan a relation of the layer get a
+    /// variant restricted to the facts new in the last round.
+    fn of(plan: &RulePlan, layer: &Layer) -> Self {
         let mut deltas = Vec::new();
         let mut reads_members = false;
         let mut full_each_round = false;
@@ -81,345 +530,13 @@ pub fn module(input: Input<'_>) -> String {
                 }
             }
         }
-        let variants: Vec<Option<usize>> = std::iter::once(None)
-            .chain(deltas.iter().map(|&(i, _)| Some(i)))
-            .collect();
-        for delta in variants {
-            let mut g = RuleGen {
-                program,
-                domains,
-                tables,
-                plan,
-                bound: vec![false; program.rules[plan.rule].vars.len()],
-                loops: Vec::new(),
-                witness: None,
-                uses: variable_uses(&program.rules[plan.rule]),
-                indexes: &mut indexes,
-                known: Vec::new(),
-                offset_tables: &mut offset_tables,
-                membership_tables: &mut membership_tables,
-                pattern_tables: &mut pattern_tables,
-                delta,
-            };
-            let body = g.steps(0);
-            let doc = format!(" {}", program.rules[plan.rule].text);
-            rule_fns.push(match delta {
-                None => {
-                    let name = format_ident!("rule_{}", plan.rule);
-                    quote! {
-                        #[doc = #doc]
-                        fn #name(&mut self) {
-                            'rule: {
-                                #body
-                            }
-                        }
-                    }
-                }
-                Some(i) => {
-                    let name = format_ident!("rule_{}_delta_{i}", plan.rule);
-                    let doc2 = format!(" Step {i} over the facts from `lo` on only.");
-                    quote! {
-                        #[doc = #doc]
-                        #[doc = #doc2]
-                        fn #name(&mut self, lo: usize) {
-                            'rule: {
-                                #body
-                            }
-                        }
-                    }
-                }
-            });
-        }
-        recursion.push(Recursion {
+        Recursion {
             rule: plan.rule,
             deltas,
             reads_members,
             full_each_round,
-        });
+        }
     }
-
-    let layer_fns: Vec<TokenStream> = layers
-        .layers
-        .iter()
-        .enumerate()
-        .map(|(i, layer)| layer_fn(i, layer, &recursion))
-        .collect();
-
-    let phase_fns = phase_fns(layers, |_| false);
-
-    // Every dynamic relation but `true` has a container (one without rules
-    // stays empty).
-    let dynamic: Vec<RelId> = (0..program.relations.len())
-        .filter(|&r| program.class[r] != Class::Static && r != program.true_rel)
-        .collect();
-    let fields = dynamic.iter().map(|&r| {
-        let name = rel_field(r);
-        let ty = containers::type_tokens(&containers[r], program.relations[r].arity);
-        let doc = format!(" `{}`", program.relations[r]);
-        quote! { #[doc = #doc] #name: #ty }
-    });
-    let field_inits = dynamic.iter().map(|&r| {
-        let name = rel_field(r);
-        let dense = match containers::dense_box(&containers[r]) {
-            Some((mins, spans)) => {
-                let mins = mins.iter().map(|&m| lit(m));
-                let spans = spans.iter().map(|&m| lit(m));
-                quote! { Some(([#(#mins),*], [#(#spans),*])) }
-            }
-            None => quote! { None },
-        };
-        let masks = indexes[r].iter().map(|m| quote! { [#(#m),*] });
-        quote! { #name: Rel::new(&[#(#masks),*], #dense) }
-    });
-    let clear_state = dynamic.iter().map(|&r| {
-        let name = rel_field(r);
-        quote! { self.#name.clear(); }
-    });
-    let move_layers: Vec<usize> = (0..n_layers)
-        .filter(|&l| layers.layers[l].class == Class::Move)
-        .collect();
-    let clear_moves = move_layers.iter().map(|&l| {
-        let idx = Literal::usize_unsuffixed(l);
-        let clears = layers.layers[l].members.iter().map(|&r| {
-            let name = rel_field(r);
-            quote! { self.#name.clear(); }
-        });
-        quote! { self.done[#idx] = false; #(#clears)* }
-    });
-
-    // The direct indexes and membership bitsets the rules use.
-    let mut index_items: Vec<TokenStream> = offset_tables
-        .iter()
-        .map(|(name, offsets)| {
-            let n = Literal::usize_unsuffixed(offsets.len());
-            let cells = arrays.ints(offsets);
-            quote! { static #name: [u32; #n] = #cells; }
-        })
-        .collect();
-    index_items.extend(membership_tables.iter().map(|(table, k, m)| {
-        let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
-        let (n_bits, n_ranks) = (
-            Literal::usize_unsuffixed(m.bits.len()),
-            Literal::usize_unsuffixed(m.ranks.len()),
-        );
-        let (bit_words, rank_values) = (arrays.ints(&m.bits), arrays.ints(&m.ranks));
-        quote! {
-            static #bits: [u64; #n_bits] = #bit_words;
-            static #ranks: [u16; #n_ranks] = #rank_values;
-        }
-    }));
-    let shared = shared_items(program, domains, &mut arrays);
-    let shared_methods = shared_methods();
-    let n_layers_lit = Literal::usize_unsuffixed(n_layers);
-    let does = rel_field(program.does_rel);
-
-    // Loops over the facts of the relations that answer each phase.
-    let mut each_row = |r: RelId, body: TokenStream| -> TokenStream {
-        if program.class[r] == Class::Static {
-            let rows = program.facts[r]
-                .iter()
-                .map(|row| row.iter().map(|&t| domains.id(t)).collect())
-                .collect();
-            let columns = program.relations[r].arity;
-            let t = format_ident!(
-                "T{}",
-                tables.add(Table {
-                    columns,
-                    rows,
-                    fluent_key: None,
-                })
-            );
-            quote! { for &row in #t.iter() { #body } }
-        } else {
-            let f = rel_field(r);
-            quote! {
-                for i in 0..self.#f.len() {
-                    let row = self.#f.get(i);
-                    #body
-                }
-            }
-        }
-    };
-    let dedup_moves = program.answers[0].len() > 1;
-    let push = if dedup_moves {
-        quote! { if !out.contains(&Move(row[1])) { out.push(Move(row[1])); } }
-    } else {
-        quote! { out.push(Move(row[1])); }
-    };
-    let legal_loops: Vec<TokenStream> = program.answers[0]
-        .iter()
-        .map(|&r| each_row(r, quote! { if row[0] == who { #push } }))
-        .collect();
-    let next_loops: Vec<TokenStream> = program.answers[1]
-        .iter()
-        .map(|&r| {
-            each_row(
-                r,
-                quote! {
-                    let f = row[0] as usize;
-                    bits[f >> 6] |= 1u64 << (f & 63);
-                },
-            )
-        })
-        .collect();
-    let terminal_checks: Vec<TokenStream> = program.answers[2]
-        .iter()
-        .map(|&r| {
-            if program.class[r] == Class::Static {
-                let holds = !program.facts[r].is_empty();
-                quote! { || #holds }
-            } else {
-                let f = rel_field(r);
-                quote! { || !self.#f.is_empty() }
-            }
-        })
-        .collect();
-    let goal_loops: Vec<TokenStream> = program.answers[3]
-        .iter()
-        .map(|&r| {
-            each_row(
-                r,
-                quote! {
-                    if row[0] == who {
-                        match value {
-                            None => value = Some(row[1]),
-                            Some(v) if v != row[1] => many = true,
-                            Some(_) => {}
-                        }
-                    }
-                },
-            )
-        })
-        .collect();
-
-    let table_items: Vec<TokenStream> = tables
-        .tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| static_rows(&format_ident!("T{i}"), t.columns, &t.rows, &mut arrays))
-        .collect();
-
-    let tokens = quote! {
-        use ::gdl_runtime::support::{
-            any_one, box_slot, boxed_range, find, ones, range, ranked_member, Rel,
-        };
-
-        #shared
-
-        #(#table_items)*
-        #(#index_items)*
-
-        /// The compiled reasoner.
-        pub struct Game {
-            roles: Vec<String>,
-            current: State,
-            loaded: bool,
-            done: [bool; #n_layers_lit],
-            #(#fields,)*
-        }
-
-        #[allow(unused_labels, unused_variables, clippy::all)]
-        impl Game {
-            /// A reasoner for this game.
-            pub fn new() -> Self {
-                let roles = ROLE_IDS.iter().map(|&r| TERM_TEXT[r as usize].to_string()).collect();
-                Game {
-                    roles,
-                    current: State(INITIAL),
-                    loaded: false,
-                    done: [false; #n_layers_lit],
-                    #(#field_inits,)*
-                }
-            }
-
-            /// Makes `state` the state the relations describe.
-            fn load(&mut self, state: &State) {
-                if self.loaded && self.current == *state {
-                    return;
-                }
-                self.current.clone_from(state);
-                self.loaded = true;
-                self.done = [false; #n_layers_lit];
-                #(#clear_state)*
-            }
-
-            /// Forgets the relations of the last joint move.
-            fn clear_moves(&mut self) {
-                self.#does.clear();
-                #(#clear_moves)*
-            }
-
-            #(#phase_fns)*
-            #(#layer_fns)*
-            #(#rule_fns)*
-        }
-
-        impl ::gdl_runtime::Reasoner for Game {
-            type State = State;
-            type Move = Move;
-
-            #shared_methods
-
-            fn is_terminal(&mut self, state: &State) -> bool {
-                self.load(state);
-                self.phase_terminal();
-                false #(#terminal_checks)*
-            }
-
-            fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
-                self.load(state);
-                self.phase_legal();
-                out.clear();
-                let who = ROLE_IDS[role];
-                #(#legal_loops)*
-            }
-
-            fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
-                self.load(state);
-                self.clear_moves();
-                for (role, mv) in joint.iter().enumerate() {
-                    self.#does.insert([ROLE_IDS[role], mv.0]);
-                }
-                self.phase_next();
-                let mut bits = [0u64; WORDS];
-                #(#next_loops)*
-                State(bits)
-            }
-
-            fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
-                self.load(state);
-                self.phase_goal();
-                let who = ROLE_IDS[role];
-                let mut value: Option<u32> = None;
-                let mut many = false;
-                #(#goal_loops)*
-                match (value, many) {
-                    (Some(v), false) => TERM_TEXT[v as usize].parse().ok(),
-                    _ => None,
-                }
-            }
-
-        }
-    };
-    let file: syn::File = syn::parse2(tokens).expect("generated code parses");
-    arrays.fill(&prettyplease::unparse(&file))
-}
-
-/// The field of a relation's container.
-fn rel_field(r: RelId) -> Ident {
-    format_ident!("r{r}")
-}
-
-/// How a planned rule takes part in the fixpoint of its layer.
-struct Recursion {
-    rule: usize,
-    /// Steps scanning a relation of the rule's layer, with that relation.
-    deltas: Vec<(usize, RelId)>,
-    /// Whether the rule reads a relation of its own layer.
-    reads_members: bool,
-    /// Whether it must run in full every round (a relation of its layer
-    /// is only checked, not scanned, so no step can be restricted).
-    full_each_round: bool,
 }
 
 /// The function evaluating one layer: every rule once; for a recursive
@@ -496,20 +613,11 @@ struct RuleGen<'a> {
     witness: Option<TokenStream>,
     /// Occurrences of each variable in the rule.
     uses: Vec<usize>,
-    /// Per relation, the bound positions of each index its scans use.
-    indexes: &'a mut Vec<Vec<Vec<bool>>>,
     /// Compound terms whose runtime id is at hand in the current scope.
     known: Vec<(Pat, TokenStream)>,
-    /// The direct indexes of tables made so far (name, offsets).
-    offset_tables: &'a mut Vec<(Ident, Vec<u32>)>,
-    /// The membership bitsets of tables made so far (table, key columns,
-    /// bitset).
-    membership_tables: &'a mut Vec<(usize, usize, Membership)>,
-    /// The tables of [`RuleGen::pattern_table`] made so far, by pattern
-    /// (variables numbered in order of first occurrence), domain and row
-    /// order: amazons' 64 legal rules each take apart the same 86 981
-    /// moves.
-    pattern_tables: &'a mut FxHashMap<(Pat, PatternDomain, bool), usize>,
+    /// The indexes, direct indexes, membership bitsets and pattern tables
+    /// made so far.
+    registered: &'a mut Registered,
     /// The step restricted to the facts from `lo` on, in a semi-naive
     /// round.
     delta: Option<usize>,
@@ -814,7 +922,12 @@ impl RuleGen<'_> {
         let rows = &self.tables.tables[table].rows;
         let (mins, spans, volume) = key_box(rows, k).filter(|&(_, _, v)| v <= max)?;
         let name = format_ident!("O{table}_{k}");
-        if !self.offset_tables.iter().any(|(n, _)| *n == name) {
+        if !self
+            .registered
+            .offset_tables
+            .iter()
+            .any(|(n, _)| *n == name)
+        {
             let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]).expect("in the box");
             let mut offsets = Vec::with_capacity(volume + 1);
             let mut r = 0usize;
@@ -824,7 +937,7 @@ impl RuleGen<'_> {
                 }
                 offsets.push(r as u32);
             }
-            self.offset_tables.push((name.clone(), offsets));
+            self.registered.offset_tables.push((name.clone(), offsets));
         }
         Some((name, mins, spans))
     }
@@ -834,6 +947,7 @@ impl RuleGen<'_> {
     /// (bits) and `R<table>_<k>` (ranks).
     fn membership(&mut self, table: usize, k: usize) -> Option<&Membership> {
         let at = match self
+            .registered
             .membership_tables
             .iter()
             .position(|&(t, n, _)| (t, n) == (table, k))
@@ -841,11 +955,11 @@ impl RuleGen<'_> {
             Some(at) => at,
             None => {
                 let m = self.tables.membership(table, k)?;
-                self.membership_tables.push((table, k, m));
-                self.membership_tables.len() - 1
+                self.registered.membership_tables.push((table, k, m));
+                self.registered.membership_tables.len() - 1
             }
         };
-        Some(&self.membership_tables[at].2)
+        Some(&self.registered.membership_tables[at].2)
     }
 
     /// Loops over the facts of a dynamic relation, matching the atom.
@@ -890,7 +1004,7 @@ impl RuleGen<'_> {
                 }
             };
         }
-        let known = &mut self.indexes[atom.rel];
+        let known = &mut self.registered.indexes[atom.rel];
         let index = match known.iter().position(|m| *m == mask) {
             Some(k) => k,
             None => {
@@ -1033,7 +1147,7 @@ impl RuleGen<'_> {
     fn pattern_table(&mut self, pat: &Pat, domain: PatternDomain, by_id: bool) -> usize {
         let mut order = Vec::new();
         let key = (renumbered(pat, &mut order), domain, by_id);
-        if let Some(&table) = self.pattern_tables.get(&key) {
+        if let Some(&table) = self.registered.pattern_tables.get(&key) {
             return table;
         }
         let vars = pat.vars();
@@ -1068,7 +1182,7 @@ impl RuleGen<'_> {
             rows,
             fluent_key: None,
         });
-        self.pattern_tables.insert(key, table);
+        self.registered.pattern_tables.insert(key, table);
         table
     }
 
