@@ -223,20 +223,13 @@ fn walks_driver(g: &GroundRule, copies: Option<&WordCopies>) -> bool {
 }
 
 /// The most tests of an instance combined without branching (see
-/// [`rule_fn`]).
+/// [`instance_visit`]).
 const MAX_BRANCHLESS_TESTS: usize = 2;
 
-/// The function evaluating a rule's instances: sets the head of each
-/// instance whose literals hold; `true` if a bit was set. When
-/// `heads_unset`, no head can be set before its instance is visited, and
-/// the instances do not test it first.
-fn rule_fn(
-    program: &Program,
-    g: &GroundRule,
-    copies: Option<&WordCopies>,
-    heads_unset: bool,
-) -> TokenStream {
-    let table = format_ident!("G{}", g.rule);
+/// The code visiting one instance of a rule (a row `g`, or a word copy
+/// `(w, m, d)`): sets its head in `v` if its literals hold (or ORs the
+/// copied bits in), and `changed` if that set a bit.
+fn instance_visit(g: &GroundRule, copies: Option<&WordCopies>, heads_unset: bool) -> TokenStream {
     let first = if g.driven { 2 } else { 1 };
     let tests: Vec<TokenStream> = (first..=g.pos + g.neg)
         .filter(|k| !g.guards.contains(k))
@@ -252,7 +245,7 @@ fn rule_fn(
             }
         }
     });
-    let visit = match copies {
+    match copies {
         Some(c) if c.offset == 0 => quote! {
             let d = d as usize;
             let old = v[d];
@@ -292,7 +285,21 @@ fn rule_fn(
                 changed = true;
             }
         },
-    };
+    }
+}
+
+/// The function evaluating a rule's instances: sets the head of each
+/// instance whose literals hold; `true` if a bit was set. When
+/// `heads_unset`, no head can be set before its instance is visited, and
+/// the instances do not test it first.
+fn rule_fn(
+    program: &Program,
+    g: &GroundRule,
+    copies: Option<&WordCopies>,
+    heads_unset: bool,
+) -> TokenStream {
+    let visit = instance_visit(g, copies, heads_unset);
+    let table = format_ident!("G{}", g.rule);
     // The instances of a group: rows, or word copies.
     let (table, starts, each) = match copies {
         Some(_) => (

@@ -623,6 +623,87 @@ struct RuleGen<'a> {
     delta: Option<usize>,
 }
 
+/// A step over a constant table ([`Step::Table`], which documents the
+/// fields), numbered `i`.
+struct TableStep<'s> {
+    i: usize,
+    table: usize,
+    key: &'s [usize],
+    bind: &'s [usize],
+    fluent: bool,
+    negated: bool,
+    term: Option<&'s Pat>,
+}
+
+/// The rows of a table step for its keys, and how a walk over the set
+/// bits of the state visits them: with a walk, the rows' fluents are the
+/// ids `base + stride * j`, `j < len`, and the set bits between are
+/// skipped.
+struct TableRows {
+    /// The rows (a slice expression).
+    rows: TokenStream,
+    /// The last column (the fluent's).
+    last: Literal,
+    /// The stride of the walk, if the step walks the state.
+    walk: Option<u32>,
+    /// The variable holding the rows, for a walk.
+    rows_var: Ident,
+    /// Statements naming the rows (`rows<i>`) and their first fluent
+    /// (`base<i>`), for a walk.
+    walk_rows: TokenStream,
+    /// The arguments of `ones` and `any_one`: the state and the range of
+    /// the rows' fluents.
+    state_range: TokenStream,
+    /// With a stride above one: the test that set bit `f` is a row's
+    /// fluent.
+    on_stride: Option<TokenStream>,
+    /// The index of the row of set bit `f`.
+    row_of: TokenStream,
+}
+
+impl TableRows {
+    /// The rows `rows` of step `i` over a table of `columns` columns,
+    /// walked with stride `walk` if any.
+    fn new(i: usize, rows: TokenStream, columns: usize, walk: Option<u32>) -> Self {
+        let last = Literal::usize_unsuffixed(columns.saturating_sub(1));
+        let rows_var = format_ident!("rows{i}");
+        let base = format_ident!("base{i}");
+        let walk_rows = quote! {
+            let #rows_var = #rows;
+            let #base = #rows_var.first().map_or(0, |r| r[#last]);
+        };
+        let stride = walk.unwrap_or(1);
+        let state_range = if stride == 1 {
+            quote! { &self.current.0, #base, #base + #rows_var.len() as u32 }
+        } else {
+            let s = lit(stride);
+            let gap = lit(stride - 1);
+            quote! { &self.current.0, #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
+        };
+        let on_stride = (stride > 1).then(|| {
+            let s = lit(stride);
+            quote! { (f - #base) % #s == 0 }
+        });
+        let row_of = match &on_stride {
+            None => quote! { (f - #base) as usize },
+            Some(_) => {
+                let s = lit(stride);
+                quote! { ((f - #base) / #s) as usize }
+            }
+        };
+        TableRows {
+            rows,
+            last,
+            walk,
+            rows_var,
+            walk_rows,
+            state_range,
+            on_stride,
+            row_of,
+        }
+    }
+}
+
 /// Most slots of a table's direct index (see `RuleGen::offsets`).
 const MAX_OFFSETS: usize = 1 << 16;
 
@@ -675,7 +756,15 @@ impl RuleGen<'_> {
                 fluent,
                 negated,
                 term,
-            } => self.table_step(i, *table, key, bind, *fluent, *negated, term.as_ref()),
+            } => self.table_step(&TableStep {
+                i,
+                table: *table,
+                key,
+                bind,
+                fluent: *fluent,
+                negated: *negated,
+                term: term.as_ref(),
+            }),
             Step::Fluent { id, negated } => {
                 let fail = self.fail();
                 let id = lit(*id);
@@ -724,114 +813,121 @@ impl RuleGen<'_> {
         quote! { #prelude #code }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn table_step(
-        &mut self,
-        i: usize,
-        table: usize,
-        key: &[usize],
-        bind: &[usize],
-        fluent: bool,
-        negated: bool,
-        term: Option<&Pat>,
-    ) -> TokenStream {
-        let name = format_ident!("T{table}");
-        let columns = self.tables.tables[table].columns;
-        let keys: Vec<Ident> = key.iter().map(|&v| Self::var(v)).collect();
-        if bind.is_empty() && !fluent {
-            if let Some(m) = self.membership(table, key.len()) {
-                let mins: Vec<Literal> = m.mins.iter().map(|&v| lit(v)).collect();
-                let starts: Vec<Literal> = m.starts.iter().map(|&v| lit(v)).collect();
-                let sizes: Vec<Literal> = m.sizes.iter().map(|&v| lit(v)).collect();
-                let k = key.len();
-                let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
-                let exists = quote! {
-                    ranked_member(&#bits, &#ranks, &[#(#mins),*], &[#(#starts),*], &[#(#sizes),*], &[#(#keys),*])
-                };
-                let test = if negated {
-                    exists
-                } else {
-                    quote! { !(#exists) }
-                };
-                let fail = self.fail();
-                let inner = self.steps(i + 1);
-                return quote! { if #test { #fail } #inner };
+    /// A step over a constant table: a membership test, a test that a row
+    /// exists, or a loop over the rows that binds their columns.
+    fn table_step(&mut self, s: &TableStep<'_>) -> TokenStream {
+        let keys: Vec<Ident> = s.key.iter().map(|&v| Self::var(v)).collect();
+        if s.bind.is_empty() && !s.fluent {
+            if let Some(code) = self.membership_step(s, &keys) {
+                return code;
             }
         }
-        let rows = match self.offsets(table, key.len(), MAX_OFFSETS) {
+        let rows = self.key_rows(s.table, &keys);
+        let walk = self
+            .tables
+            .walk_stride(s.table, s.key.len())
+            .filter(|_| s.fluent);
+        let rows = TableRows::new(s.i, rows, self.tables.tables[s.table].columns, walk);
+        if s.bind.is_empty() {
+            return self.table_exists_step(s, &rows);
+        }
+        self.table_loop(s, rows)
+    }
+
+    /// The test that the keys of a step without bindings nor fluent are
+    /// a row of its table, by its membership bitset if it has one.
+    fn membership_step(&mut self, s: &TableStep<'_>, keys: &[Ident]) -> Option<TokenStream> {
+        let (table, k) = (s.table, s.key.len());
+        let m = self.membership(table, k)?;
+        let mins: Vec<Literal> = m.mins.iter().map(|&v| lit(v)).collect();
+        let starts: Vec<Literal> = m.starts.iter().map(|&v| lit(v)).collect();
+        let sizes: Vec<Literal> = m.sizes.iter().map(|&v| lit(v)).collect();
+        let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
+        let exists = quote! {
+            ranked_member(&#bits, &#ranks, &[#(#mins),*], &[#(#starts),*], &[#(#sizes),*], &[#(#keys),*])
+        };
+        let test = if s.negated {
+            exists
+        } else {
+            quote! { !(#exists) }
+        };
+        let fail = self.fail();
+        let inner = self.steps(s.i + 1);
+        Some(quote! { if #test { #fail } #inner })
+    }
+
+    /// An expression: the rows of table `table` whose first columns are
+    /// `keys` (a slice), through a direct index when it has one.
+    fn key_rows(&mut self, table: usize, keys: &[Ident]) -> TokenStream {
+        let name = format_ident!("T{table}");
+        match self.offsets(table, keys.len(), MAX_OFFSETS) {
             Some((offsets, mins, spans)) => {
                 let mins = mins.iter().map(|&m| lit(m));
                 let spans = spans.iter().map(|&m| lit(m));
                 quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#keys),*]) }
             }
             None => quote! { range(&#name, &[#(#keys),*]) },
-        };
-        let last = Literal::usize_unsuffixed(columns.saturating_sub(1));
-        let fail = self.fail();
-        let walk = self.tables.walk_stride(table, key.len()).filter(|_| fluent);
-        let rows_var = format_ident!("rows{i}");
-        let base = format_ident!("base{i}");
-        // With a walk, the rows' fluents are the ids `base + stride * j`,
-        // `j < len`: the set bits between are skipped.
-        let walk_rows = quote! {
-            let #rows_var = #rows;
-            let #base = #rows_var.first().map_or(0, |r| r[#last]);
-        };
-        let stride = walk.unwrap_or(1);
-        let state_range = if stride == 1 {
-            quote! { &self.current.0, #base, #base + #rows_var.len() as u32 }
-        } else {
-            let s = lit(stride);
-            let gap = lit(stride - 1);
-            quote! { &self.current.0, #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
-        };
-        let on_stride = (stride > 1).then(|| {
-            let s = lit(stride);
-            quote! { (f - #base) % #s == 0 }
-        });
-        let row_of = match &on_stride {
-            None => quote! { (f - #base) as usize },
-            Some(_) => {
-                let s = lit(stride);
-                quote! { ((f - #base) / #s) as usize }
-            }
-        };
-        if bind.is_empty() {
-            let (setup, exists) = match (fluent, walk) {
-                (true, Some(1)) => (walk_rows, quote! { any_one(#state_range) }),
-                (true, Some(_)) => (walk_rows, quote! { ones(#state_range).any(|f| #on_stride) }),
-                (true, None) => (
-                    TokenStream::new(),
-                    quote! { #rows.iter().any(|r| self.current.holds(r[#last])) },
-                ),
-                (false, _) => (TokenStream::new(), quote! { !#rows.is_empty() }),
-            };
-            let test = if negated {
-                exists
-            } else {
-                quote! { !(#exists) }
-            };
-            let inner = self.steps(i + 1);
-            return quote! { #setup if #test { #fail } #inner };
         }
+    }
+
+    /// The test that a step without bindings has a row (with its fluent
+    /// holding, for a fluent table).
+    fn table_exists_step(&mut self, s: &TableStep<'_>, rows: &TableRows) -> TokenStream {
+        let fail = self.fail();
+        let TableRows {
+            rows: expr,
+            last,
+            walk,
+            walk_rows,
+            state_range,
+            on_stride,
+            ..
+        } = rows;
+        let (setup, exists) = match (s.fluent, walk) {
+            (true, Some(1)) => (walk_rows.clone(), quote! { any_one(#state_range) }),
+            (true, Some(_)) => (
+                walk_rows.clone(),
+                quote! { ones(#state_range).any(|f| #on_stride) },
+            ),
+            (true, None) => (
+                TokenStream::new(),
+                quote! { #expr.iter().any(|r| self.current.holds(r[#last])) },
+            ),
+            (false, _) => (TokenStream::new(), quote! { !#expr.is_empty() }),
+        };
+        let test = if s.negated {
+            exists
+        } else {
+            quote! { !(#exists) }
+        };
+        let inner = self.steps(s.i + 1);
+        quote! { #setup if #test { #fail } #inner }
+    }
+
+    /// The loop of a step with bindings over its rows (or, with a walk,
+    /// over the set bits of the state among their fluents), binding the
+    /// variables of the following columns and the fluent's id.
+    fn table_loop(&mut self, s: &TableStep<'_>, rows: TableRows) -> TokenStream {
+        let i = s.i;
+        let last = &rows.last;
         let label = syn_label(i);
-        let check = if fluent && walk.is_none() {
+        let check = if s.fluent && rows.walk.is_none() {
             quote! { if !self.current.holds(row[#last]) { continue #label; } }
         } else {
             TokenStream::new()
         };
-        let binds = bind.iter().enumerate().map(|(k, &v)| {
+        let binds = s.bind.iter().enumerate().map(|(k, &v)| {
             let var = Self::var(v);
-            let col = Literal::usize_unsuffixed(key.len() + k);
+            let col = Literal::usize_unsuffixed(s.key.len() + k);
             quote! { let #var = row[#col]; }
         });
         let mut binds: Vec<TokenStream> = binds.collect();
-        for &v in bind {
+        for &v in s.bind {
             self.bound[v] = true;
         }
         // The fluent's id, for a head or query that names the same term.
         let known = self.known.len();
-        if let Some(term) = term.filter(|t| matches!(t, Pat::Func(..))) {
+        if let Some(term) = s.term.filter(|t| matches!(t, Pat::Func(..))) {
             let id = format_ident!("f{i}");
             binds.push(quote! { let #id = row[#last]; });
             self.known.push((term.clone(), quote! { #id }));
@@ -840,6 +936,16 @@ impl RuleGen<'_> {
         let inner = self.steps(i + 1);
         self.loops.pop();
         self.known.truncate(known);
+        let TableRows {
+            rows,
+            walk,
+            walk_rows,
+            state_range,
+            on_stride,
+            row_of,
+            rows_var,
+            ..
+        } = rows;
         if walk.is_some() {
             let skip = on_stride.map(|on| quote! { if !(#on) { continue #label; } });
             return quote! {
@@ -866,11 +972,11 @@ impl RuleGen<'_> {
     /// are exactly the slots of the keys' box, else found through a direct
     /// index when that box has at most about four times as many slots as
     /// the table has rows (so the index adds at most about as much to the
-    /// generated source as the table: skirmish's 1 792 moves in a box of
-    /// 4 096 keys, found per legal move, +6 % found directly), else by
-    /// binary search among the rows of the longest prefix of the keys that
-    /// has such an index (amazons' 86 981 moves by their first four
-    /// coordinates, about nine rows each), or among all rows.
+    /// generated source as the table, and a term looked up per legal move
+    /// is found without a search), else by binary search among the rows
+    /// of the longest prefix of the keys that has such an index (a game's
+    /// moves by their first coordinates, a few rows each), or among all
+    /// rows.
     fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
         let name = format_ident!("T{table}");
         if let Some((mins, spans)) = self.exact_box(table, keys.len()) {
