@@ -370,6 +370,7 @@ mod tests {
         "(<= (line ?x) (true (f on ?x)) (true (f up ?x)) (true (f off ?x)) (true (f top ?x)))";
     const BUSY: &str = "(<= busy (true (f on ?x)) (true (f top ?x)) (not (true (f off ?x))))";
 
+    /// The ground code of [`GAME`].
     fn code() -> String {
         let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
         generate_with(&loaded, Strategy::Ground)
