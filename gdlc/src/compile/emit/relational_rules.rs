@@ -386,36 +386,14 @@ impl RuleGen<'_> {
     }
 
     /// The code of the plan from step `i` on: that step around the code of
-    /// the rest, the head's insertion at the end; where the head is bound
-    /// and loops remain, a test that it is new, and once it is derived a
-    /// jump out of the loops that only searched for a witness.
+    /// the rest, the head's insertion at the end.
     fn steps(&mut self, i: usize) -> TokenStream {
-        let steps = &self.plan.steps;
-        let mut prelude = TokenStream::new();
-        if i == self.plan.head_bound_after && steps[i..].iter().any(Step::is_loop) {
-            let rule = &self.program.rules[self.plan.rule];
-            let (build, tuple) = self.tuple(&rule.head);
-            let field = rel_field(rule.head.rel);
-            let fail = self.fail();
-            prelude = quote! {
-                #build
-                if self.#field.contains(&#tuple) { #fail }
-            };
-            self.witness = Some(fail);
+        let prelude = self.head_test(i);
+        if i == self.plan.steps.len() {
+            let insert = self.head_insert();
+            return quote! { #prelude #insert };
         }
-        if i == steps.len() {
-            let rule = &self.program.rules[self.plan.rule];
-            let (build, tuple) = self.tuple(&rule.head);
-            let field = rel_field(rule.head.rel);
-            let jump = self.witness.clone().unwrap_or_default();
-            return quote! {
-                #prelude
-                #build
-                self.#field.insert(#tuple);
-                #jump
-            };
-        }
-        let step = steps[i].clone();
+        let step = self.plan.steps[i].clone();
         let code = match &step {
             Step::Table {
                 table,
@@ -434,51 +412,94 @@ impl RuleGen<'_> {
                 term: term.as_ref(),
             }),
             Step::Fluent { id, negated } => {
-                let fail = self.fail();
                 let id = lit(*id);
                 let test = if *negated {
                     quote! { self.current.holds(#id) }
                 } else {
                     quote! { !self.current.holds(#id) }
                 };
-                let inner = self.steps(i + 1);
-                quote! { if #test { #fail } #inner }
+                self.test_then_rest(i, test)
             }
             Step::Scan(atom) => self.scan(i, atom),
             Step::Member { atom, negated } => {
-                let fail = self.fail();
-                let field = rel_field(atom.rel);
-                let code = if *negated {
-                    let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
-                    quote! {
-                        'neg: {
-                            #build
-                            if self.#field.contains(&#tuple) { #fail }
-                        }
-                    }
-                } else {
-                    let (build, tuple) = self.tuple(atom);
-                    quote! {
-                        #build
-                        if !self.#field.contains(&#tuple) { #fail }
-                    }
-                };
+                let check = self.member_check(atom, *negated);
                 let inner = self.steps(i + 1);
-                quote! { #code #inner }
+                quote! { #check #inner }
             }
             Step::Distinct(a, b) | Step::Same(a, b) => {
-                let fail = self.fail();
                 let ne = self.ne(a, b);
                 let test = if matches!(step, Step::Distinct(..)) {
                     quote! { !(#ne) }
                 } else {
                     ne
                 };
-                let inner = self.steps(i + 1);
-                quote! { if #test { #fail } #inner }
+                self.test_then_rest(i, test)
             }
         };
         quote! { #prelude #code }
+    }
+
+    /// Where the head is bound at step `i` and loops remain: a test that
+    /// leaves the candidate when the head is already known, and from then
+    /// on the loops only search for a witness (`witness`).
+    fn head_test(&mut self, i: usize) -> TokenStream {
+        let steps = &self.plan.steps;
+        if i != self.plan.head_bound_after || !steps[i..].iter().any(Step::is_loop) {
+            return TokenStream::new();
+        }
+        let rule = &self.program.rules[self.plan.rule];
+        let (build, tuple) = self.tuple(&rule.head);
+        let field = rel_field(rule.head.rel);
+        let fail = self.fail();
+        self.witness = Some(fail.clone());
+        quote! {
+            #build
+            if self.#field.contains(&#tuple) { #fail }
+        }
+    }
+
+    /// The insertion of the derived head, then the jump out of the loops
+    /// that only searched for a witness.
+    fn head_insert(&mut self) -> TokenStream {
+        let rule = &self.program.rules[self.plan.rule];
+        let (build, tuple) = self.tuple(&rule.head);
+        let field = rel_field(rule.head.rel);
+        let jump = self.witness.clone().unwrap_or_default();
+        quote! {
+            #build
+            self.#field.insert(#tuple);
+            #jump
+        }
+    }
+
+    /// Leaves the candidate when `test` holds; then the plan from step
+    /// `i + 1` on.
+    fn test_then_rest(&mut self, i: usize, test: TokenStream) -> TokenStream {
+        let fail = self.fail();
+        let inner = self.steps(i + 1);
+        quote! { if #test { #fail } #inner }
+    }
+
+    /// The test that a fully bound atom is (with `negated`, is not) a fact
+    /// of its dynamic relation, leaving the candidate when it fails.
+    fn member_check(&mut self, atom: &Atom, negated: bool) -> TokenStream {
+        let fail = self.fail();
+        let field = rel_field(atom.rel);
+        if negated {
+            let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
+            quote! {
+                'neg: {
+                    #build
+                    if self.#field.contains(&#tuple) { #fail }
+                }
+            }
+        } else {
+            let (build, tuple) = self.tuple(atom);
+            quote! {
+                #build
+                if !self.#field.contains(&#tuple) { #fail }
+            }
+        }
     }
 
     /// A step over a constant table: a membership test, a test that a row
