@@ -117,11 +117,10 @@ pub fn module(
     arrays.fill(&prettyplease::unparse(&file))
 }
 
-/// A `Game` that remembers the state it describes (`current`, once
-/// `loaded`) and which of its `n_layers` layers are `done` for it: those
-/// fields, their initial values, and `load`, which forgets everything
-/// derived (with `clear`) when the state changes; `what` is what
-/// describes the state (for `load`'s doc).
+/// The part of a `Game` that remembers the state it describes (`current`,
+/// once `loaded`) and which of its layers are `done` for it: those fields,
+/// their initial values, and `load`, which forgets everything derived
+/// when the state changes.
 pub struct RememberedState {
     /// The fields.
     pub fields: TokenStream,
@@ -133,7 +132,7 @@ pub struct RememberedState {
 
 impl RememberedState {
     /// The fields and `load` of a game of `n_layers` layers whose derived
-    /// part `what` is forgotten by `clear`.
+    /// part `what` (named in `load`'s doc) is forgotten by `clear`.
     pub fn new(n_layers: usize, what: &str, clear: TokenStream) -> Self {
         let n_layers = Literal::usize_unsuffixed(n_layers);
         let doc = format!(" Makes `state` the state the {what} describe.");
