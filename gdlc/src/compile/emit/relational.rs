@@ -1,6 +1,9 @@
-//! Stage 8, code generation: the plans, layers and tables as Rust items built
-//! with `quote`, formatted with `prettyplease`. Every map is iterated in a
-//! fixed order, so the same description gives the same bytes.
+//! Stage 8, code generation for a planned program: the module of
+//! [`crate::compile::emit::skeleton`] filled with the containers of the
+//! dynamic relations, the functions of the layers and rules
+//! ([`crate::compile::emit::relational_rules`]) and the answers read off
+//! the relations. Every map is iterated in a fixed order, so the same
+//! description gives the same bytes.
 //!
 //! The generated module defines `State` (a bitset over the possible
 //! fluents), `Move` (a term id) and `Game`, which keeps one container per
@@ -8,17 +11,17 @@
 //! only the layers of the phase asked for.
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::analyse::layers::{Layer, Layers};
+use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::skeleton::{lit, phase_fns, shared_items, shared_methods, static_rows};
-use crate::compile::program::{Atom, Class, Pat, Program, RelId};
+use crate::compile::emit::relational_rules::{layer_fn, rel_field, rule_fns, Registered};
+use crate::compile::emit::skeleton::{
+    self, lit, phase_fns, static_rows, GameParts, NewGame, RememberedState,
+};
+use crate::compile::program::{Class, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
-use crate::compile::relational::plan::{key_box, Membership, RulePlan, Step, Table, Tables};
-use crate::ir::terms::{TermData, TermId};
-use gdl_runtime::support::box_slot;
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use crate::compile::relational::plan::{RulePlan, Table, Tables};
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use rustc_hash::FxHashMap;
 
 /// Everything code generation reads.
 pub struct Input<'a> {
@@ -46,184 +49,185 @@ pub fn module(input: Input<'_>) -> String {
         containers,
         tables,
     } = input;
-    let n_layers = layers.layers.len();
-
-    let mut rule_fns = Vec::new();
-    let mut indexes: Vec<Vec<Vec<bool>>> = vec![Vec::new(); program.relations.len()];
-    let mut offset_tables: Vec<(Ident, Vec<u32>)> = Vec::new();
-    let mut membership_tables: Vec<(usize, usize, Membership)> = Vec::new();
-    let mut pattern_tables = FxHashMap::default();
-    let mut arrays = Arrays::default();
-    let mut recursion: Vec<Recursion> = Vec::new();
-    for plan in plans {
-        let layer = layers
-            .layers
-            .iter()
-            .find(|l| l.rules.contains(&plan.rule))
-            .expect("every rule is in a layer");
-        // In a recursive layer: the steps that scan a relation of the layer
-        // get a variant restricted to the facts new in the last round.
-        let mut deltas = Vec::new();
-        let mut reads_members = false;
-        let mut full_each_round = false;
-        if layer.recursive {
-            for (i, step) in plan.steps.iter().enumerate() {
-                match step {
-                    Step::Scan(a) if layer.members.contains(&a.rel) => {
-                        reads_members = true;
-                        deltas.push((i, a.rel));
-                    }
-                    Step::Member { atom, .. } if layer.members.contains(&atom.rel) => {
-                        reads_members = true;
-                        full_each_round = true;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let variants: Vec<Option<usize>> = std::iter::once(None)
-            .chain(deltas.iter().map(|&(i, _)| Some(i)))
-            .collect();
-        for delta in variants {
-            let mut g = RuleGen {
-                program,
-                domains,
-                tables,
-                plan,
-                bound: vec![false; program.rules[plan.rule].vars.len()],
-                loops: Vec::new(),
-                witness: None,
-                uses: variable_uses(&program.rules[plan.rule]),
-                indexes: &mut indexes,
-                known: Vec::new(),
-                offset_tables: &mut offset_tables,
-                membership_tables: &mut membership_tables,
-                pattern_tables: &mut pattern_tables,
-                delta,
-            };
-            let body = g.steps(0);
-            let doc = format!(" {}", program.rules[plan.rule].text);
-            rule_fns.push(match delta {
-                None => {
-                    let name = format_ident!("rule_{}", plan.rule);
-                    quote! {
-                        #[doc = #doc]
-                        fn #name(&mut self) {
-                            'rule: {
-                                #body
-                            }
-                        }
-                    }
-                }
-                Some(i) => {
-                    let name = format_ident!("rule_{}_delta_{i}", plan.rule);
-                    let doc2 = format!(" Step {i} over the facts from `lo` on only.");
-                    quote! {
-                        #[doc = #doc]
-                        #[doc = #doc2]
-                        fn #name(&mut self, lo: usize) {
-                            'rule: {
-                                #body
-                            }
-                        }
-                    }
-                }
-            });
-        }
-        recursion.push(Recursion {
-            rule: plan.rule,
-            deltas,
-            reads_members,
-            full_each_round,
-        });
-    }
-
+    let mut registered = Registered::new(program.relations.len());
+    let (rule_fns, recursion) = rule_fns(program, domains, layers, plans, tables, &mut registered);
     let layer_fns: Vec<TokenStream> = layers
         .layers
         .iter()
         .enumerate()
         .map(|(i, layer)| layer_fn(i, layer, &recursion))
         .collect();
-
     let phase_fns = phase_fns(layers, |_| false);
+    let relations = ContainerCode::new(program, layers, containers, &registered.indexes);
+    let mut arrays = Arrays::default();
+    let index_items = registered.index_items(&mut arrays);
+    let answers = AnswerLoops {
+        program,
+        domains,
+        tables,
+    }
+    .methods();
+    let table_items = tables
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| static_rows(&format_ident!("T{i}"), t.columns, &t.rows, &mut arrays));
+    let table_items: Vec<TokenStream> = table_items.collect();
+    let ContainerCode {
+        fields,
+        inits,
+        clear_state,
+        clear_moves,
+    } = relations;
+    let RememberedState {
+        fields: remembered_fields,
+        inits: remembered_inits,
+        load,
+    } = RememberedState::new(layers.layers.len(), "relations", clear_state);
+    let parts = GameParts {
+        imports: quote! {
+            use ::gdl_runtime::support::{
+                any_one, box_slot, boxed_range, find, ones, range, ranked_member, Rel,
+            };
+        },
+        items: quote! {
+            #(#table_items)*
+            #(#index_items)*
+        },
+        fields: quote! { #remembered_fields #fields },
+        new: NewGame {
+            doc: " A reasoner for this game.",
+            inits: quote! { #remembered_inits #inits },
+            setup: None,
+        },
+        lints: quote! { unused_labels, unused_variables, clippy::all },
+        methods: quote! {
+            #load
+            #clear_moves
+            #(#phase_fns)*
+            #(#layer_fns)*
+            #(#rule_fns)*
+        },
+        helpers: TokenStream::new(),
+        answers,
+    };
+    skeleton::module(program, domains, arrays, parts)
+}
 
-    // Every dynamic relation but `true` has a container (one without rules
-    // stays empty).
-    let dynamic: Vec<RelId> = (0..program.relations.len())
-        .filter(|&r| program.class[r] != Class::Static && r != program.true_rel)
-        .collect();
-    let fields = dynamic.iter().map(|&r| {
-        let name = rel_field(r);
-        let ty = containers::type_tokens(&containers[r], program.relations[r].arity);
-        let doc = format!(" `{}`", program.relations[r]);
-        quote! { #[doc = #doc] #name: #ty }
-    });
-    let field_inits = dynamic.iter().map(|&r| {
-        let name = rel_field(r);
-        let dense = match containers::dense_box(&containers[r]) {
-            Some((mins, spans)) => {
-                let mins = mins.iter().map(|&m| lit(m));
-                let spans = spans.iter().map(|&m| lit(m));
-                quote! { Some(([#(#mins),*], [#(#spans),*])) }
-            }
-            None => quote! { None },
-        };
-        let masks = indexes[r].iter().map(|m| quote! { [#(#m),*] });
-        quote! { #name: Rel::new(&[#(#masks),*], #dense) }
-    });
-    let clear_state = dynamic.iter().map(|&r| {
-        let name = rel_field(r);
-        quote! { self.#name.clear(); }
-    });
-    let move_layers: Vec<usize> = (0..n_layers)
-        .filter(|&l| layers.layers[l].class == Class::Move)
-        .collect();
-    let clear_moves = move_layers.iter().map(|&l| {
-        let idx = Literal::usize_unsuffixed(l);
-        let clears = layers.layers[l].members.iter().map(|&r| {
+/// The code of the containers of the dynamic relations: every dynamic
+/// relation but `true` has one (one without rules stays empty).
+struct ContainerCode {
+    /// The fields of `Game` holding them.
+    fields: TokenStream,
+    /// Their initial values.
+    inits: TokenStream,
+    /// Statements emptying them all (the state changed).
+    clear_state: TokenStream,
+    /// `clear_moves`, which forgets the relations of the last joint move.
+    clear_moves: TokenStream,
+}
+
+impl ContainerCode {
+    /// The containers' code, each with the `indexes` its scans use.
+    fn new(
+        program: &Program,
+        layers: &Layers,
+        containers: &[Container],
+        indexes: &[Vec<Vec<bool>>],
+    ) -> Self {
+        let dynamic: Vec<RelId> = (0..program.relations.len())
+            .filter(|&r| program.class[r] != Class::Static && r != program.true_rel)
+            .collect();
+        let fields = dynamic.iter().map(|&r| {
+            let name = rel_field(r);
+            let ty = containers::type_tokens(&containers[r], program.relations[r].arity);
+            let doc = format!(" `{}`", program.relations[r]);
+            quote! { #[doc = #doc] #name: #ty }
+        });
+        let inits = dynamic.iter().map(|&r| {
+            let name = rel_field(r);
+            let dense = match containers::dense_box(&containers[r]) {
+                Some((mins, spans)) => {
+                    let mins = mins.iter().map(|&m| lit(m));
+                    let spans = spans.iter().map(|&m| lit(m));
+                    quote! { Some(([#(#mins),*], [#(#spans),*])) }
+                }
+                None => quote! { None },
+            };
+            let masks = indexes[r].iter().map(|m| quote! { [#(#m),*] });
+            quote! { #name: Rel::new(&[#(#masks),*], #dense) }
+        });
+        let clear_state = dynamic.iter().map(|&r| {
             let name = rel_field(r);
             quote! { self.#name.clear(); }
         });
-        quote! { self.done[#idx] = false; #(#clears)* }
-    });
-
-    // The direct indexes and membership bitsets the rules use.
-    let mut index_items: Vec<TokenStream> = offset_tables
-        .iter()
-        .map(|(name, offsets)| {
-            let n = Literal::usize_unsuffixed(offsets.len());
-            let cells = arrays.ints(offsets);
-            quote! { static #name: [u32; #n] = #cells; }
-        })
-        .collect();
-    index_items.extend(membership_tables.iter().map(|(table, k, m)| {
-        let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
-        let (n_bits, n_ranks) = (
-            Literal::usize_unsuffixed(m.bits.len()),
-            Literal::usize_unsuffixed(m.ranks.len()),
-        );
-        let (bit_words, rank_values) = (arrays.ints(&m.bits), arrays.ints(&m.ranks));
-        quote! {
-            static #bits: [u64; #n_bits] = #bit_words;
-            static #ranks: [u16; #n_ranks] = #rank_values;
+        ContainerCode {
+            fields: quote! { #(#fields,)* },
+            inits: quote! { #(#inits,)* },
+            clear_state: quote! { #(#clear_state)* },
+            clear_moves: clear_moves(program, layers),
         }
-    }));
-    let shared = shared_items(program, domains, &mut arrays);
-    let shared_methods = shared_methods();
-    let n_layers_lit = Literal::usize_unsuffixed(n_layers);
-    let does = rel_field(program.does_rel);
+    }
+}
 
-    // Loops over the facts of the relations that answer each phase.
-    let mut each_row = |r: RelId, body: TokenStream| -> TokenStream {
+/// `clear_moves`: empties `does` and the relations of the per-move
+/// layers, and forgets those layers.
+fn clear_moves(program: &Program, layers: &Layers) -> TokenStream {
+    let does = rel_field(program.does_rel);
+    let clears = (0..layers.layers.len())
+        .filter(|&l| layers.layers[l].class == Class::Move)
+        .map(|l| {
+            let idx = Literal::usize_unsuffixed(l);
+            let clears = layers.layers[l].members.iter().map(|&r| {
+                let name = rel_field(r);
+                quote! { self.#name.clear(); }
+            });
+            quote! { self.done[#idx] = false; #(#clears)* }
+        });
+    quote! {
+        /// Forgets the relations of the last joint move.
+        fn clear_moves(&mut self) {
+            self.#does.clear();
+            #(#clears)*
+        }
+    }
+}
+
+/// The answering methods of `Reasoner`, which read the relations that
+/// answer each phase (static ones from tables added to `tables`).
+struct AnswerLoops<'a> {
+    program: &'a Program,
+    domains: &'a Domains,
+    tables: &'a mut Tables,
+}
+
+impl AnswerLoops<'_> {
+    /// `is_terminal`, `legal_moves`, `next_state` and `goal`.
+    fn methods(mut self) -> TokenStream {
+        let legal = self.legal_moves();
+        let next = self.next_state();
+        let terminal = self.is_terminal();
+        let goal = self.goal();
+        quote! {
+            #terminal
+            #legal
+            #next
+            #goal
+        }
+    }
+
+    /// A loop running `body` on every `row` of relation `r`.
+    fn each_row(&mut self, r: RelId, body: TokenStream) -> TokenStream {
+        let program = self.program;
         if program.class[r] == Class::Static {
             let rows = program.facts[r]
                 .iter()
-                .map(|row| row.iter().map(|&t| domains.id(t)).collect())
+                .map(|row| row.iter().map(|&t| self.domains.id(t)).collect())
                 .collect();
             let columns = program.relations[r].arity;
             let t = format_ident!(
                 "T{}",
-                tables.add(Table {
+                self.tables.add(Table {
                     columns,
                     rows,
                     fluent_key: None,
@@ -239,141 +243,48 @@ pub fn module(input: Input<'_>) -> String {
                 }
             }
         }
-    };
-    let dedup_moves = program.answers[0].len() > 1;
-    let push = if dedup_moves {
-        quote! { if !out.contains(&Move(row[1])) { out.push(Move(row[1])); } }
-    } else {
-        quote! { out.push(Move(row[1])); }
-    };
-    let legal_loops: Vec<TokenStream> = program.answers[0]
-        .iter()
-        .map(|&r| each_row(r, quote! { if row[0] == who { #push } }))
-        .collect();
-    let next_loops: Vec<TokenStream> = program.answers[1]
-        .iter()
-        .map(|&r| {
-            each_row(
-                r,
-                quote! {
-                    let f = row[0] as usize;
-                    bits[f >> 6] |= 1u64 << (f & 63);
-                },
-            )
-        })
-        .collect();
-    let terminal_checks: Vec<TokenStream> = program.answers[2]
-        .iter()
-        .map(|&r| {
-            if program.class[r] == Class::Static {
-                let holds = !program.facts[r].is_empty();
-                quote! { || #holds }
-            } else {
-                let f = rel_field(r);
-                quote! { || !self.#f.is_empty() }
-            }
-        })
-        .collect();
-    let goal_loops: Vec<TokenStream> = program.answers[3]
-        .iter()
-        .map(|&r| {
-            each_row(
-                r,
-                quote! {
-                    if row[0] == who {
-                        match value {
-                            None => value = Some(row[1]),
-                            Some(v) if v != row[1] => many = true,
-                            Some(_) => {}
-                        }
-                    }
-                },
-            )
-        })
-        .collect();
+    }
 
-    let table_items: Vec<TokenStream> = tables
-        .tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| static_rows(&format_ident!("T{i}"), t.columns, &t.rows, &mut arrays))
-        .collect();
-
-    let tokens = quote! {
-        use ::gdl_runtime::support::{
-            any_one, box_slot, boxed_range, find, ones, range, ranked_member, Rel,
+    /// `legal_moves`: the moves of the role's rows of every `legal`
+    /// relation, without repeats when there are several.
+    fn legal_moves(&mut self) -> TokenStream {
+        let relations = &self.program.answers[0];
+        let push = if relations.len() > 1 {
+            quote! { if !out.contains(&Move(row[1])) { out.push(Move(row[1])); } }
+        } else {
+            quote! { out.push(Move(row[1])); }
         };
-
-        #shared
-
-        #(#table_items)*
-        #(#index_items)*
-
-        /// The compiled reasoner.
-        pub struct Game {
-            roles: Vec<String>,
-            current: State,
-            loaded: bool,
-            done: [bool; #n_layers_lit],
-            #(#fields,)*
-        }
-
-        #[allow(unused_labels, unused_variables, clippy::all)]
-        impl Game {
-            /// A reasoner for this game.
-            pub fn new() -> Self {
-                let roles = ROLE_IDS.iter().map(|&r| TERM_TEXT[r as usize].to_string()).collect();
-                Game {
-                    roles,
-                    current: State(INITIAL),
-                    loaded: false,
-                    done: [false; #n_layers_lit],
-                    #(#field_inits,)*
-                }
-            }
-
-            /// Makes `state` the state the relations describe.
-            fn load(&mut self, state: &State) {
-                if self.loaded && self.current == *state {
-                    return;
-                }
-                self.current.clone_from(state);
-                self.loaded = true;
-                self.done = [false; #n_layers_lit];
-                #(#clear_state)*
-            }
-
-            /// Forgets the relations of the last joint move.
-            fn clear_moves(&mut self) {
-                self.#does.clear();
-                #(#clear_moves)*
-            }
-
-            #(#phase_fns)*
-            #(#layer_fns)*
-            #(#rule_fns)*
-        }
-
-        impl ::gdl_runtime::Reasoner for Game {
-            type State = State;
-            type Move = Move;
-
-            #shared_methods
-
-            fn is_terminal(&mut self, state: &State) -> bool {
-                self.load(state);
-                self.phase_terminal();
-                false #(#terminal_checks)*
-            }
-
+        let loops: Vec<TokenStream> = relations
+            .iter()
+            .map(|&r| self.each_row(r, quote! { if row[0] == who { #push } }))
+            .collect();
+        quote! {
             fn legal_moves(&mut self, state: &State, role: usize, out: &mut Vec<Move>) {
                 self.load(state);
                 self.phase_legal();
                 out.clear();
                 let who = ROLE_IDS[role];
-                #(#legal_loops)*
+                #(#loops)*
             }
+        }
+    }
 
+    /// `next_state`: the fluents of the rows of every `next` relation.
+    fn next_state(&mut self) -> TokenStream {
+        let does = rel_field(self.program.does_rel);
+        let loops: Vec<TokenStream> = self.program.answers[1]
+            .iter()
+            .map(|&r| {
+                self.each_row(
+                    r,
+                    quote! {
+                        let f = row[0] as usize;
+                        bits[f >> 6] |= 1u64 << (f & 63);
+                    },
+                )
+            })
+            .collect();
+        quote! {
             fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
                 self.load(state);
                 self.clear_moves();
@@ -382,884 +293,66 @@ pub fn module(input: Input<'_>) -> String {
                 }
                 self.phase_next();
                 let mut bits = [0u64; WORDS];
-                #(#next_loops)*
+                #(#loops)*
                 State(bits)
             }
+        }
+    }
 
+    /// `is_terminal`: whether some `terminal` relation has a fact.
+    fn is_terminal(&self) -> TokenStream {
+        let program = self.program;
+        let checks = program.answers[2].iter().map(|&r| {
+            if program.class[r] == Class::Static {
+                let holds = !program.facts[r].is_empty();
+                quote! { || #holds }
+            } else {
+                let f = rel_field(r);
+                quote! { || !self.#f.is_empty() }
+            }
+        });
+        quote! {
+            fn is_terminal(&mut self, state: &State) -> bool {
+                self.load(state);
+                self.phase_terminal();
+                false #(#checks)*
+            }
+        }
+    }
+
+    /// `goal`: the role's value among the rows of every `goal` relation,
+    /// if it has exactly one.
+    fn goal(&mut self) -> TokenStream {
+        let loops: Vec<TokenStream> = self.program.answers[3]
+            .iter()
+            .map(|&r| {
+                self.each_row(
+                    r,
+                    quote! {
+                        if row[0] == who {
+                            match value {
+                                None => value = Some(row[1]),
+                                Some(v) if v != row[1] => many = true,
+                                Some(_) => {}
+                            }
+                        }
+                    },
+                )
+            })
+            .collect();
+        quote! {
             fn goal(&mut self, state: &State, role: usize) -> Option<u32> {
                 self.load(state);
                 self.phase_goal();
                 let who = ROLE_IDS[role];
                 let mut value: Option<u32> = None;
                 let mut many = false;
-                #(#goal_loops)*
+                #(#loops)*
                 match (value, many) {
                     (Some(v), false) => TERM_TEXT[v as usize].parse().ok(),
                     _ => None,
                 }
             }
-
         }
-    };
-    let file: syn::File = syn::parse2(tokens).expect("generated code parses");
-    arrays.fill(&prettyplease::unparse(&file))
-}
-
-/// The field of a relation's container.
-fn rel_field(r: RelId) -> Ident {
-    format_ident!("r{r}")
-}
-
-/// How a planned rule takes part in the fixpoint of its layer.
-struct Recursion {
-    rule: usize,
-    /// Steps scanning a relation of the rule's layer, with that relation.
-    deltas: Vec<(usize, RelId)>,
-    /// Whether the rule reads a relation of its own layer.
-    reads_members: bool,
-    /// Whether it must run in full every round (a relation of its layer
-    /// is only checked, not scanned, so no step can be restricted).
-    full_each_round: bool,
-}
-
-/// The function evaluating one layer: every rule once; for a recursive
-/// layer then, semi-naively, rounds in which each rule that reads the
-/// layer runs once per scan of it, that scan restricted to the facts new
-/// in the last round, until no relation of the layer grows.
-fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
-    let name = format_ident!("layer_{i}");
-    let rules: Vec<&Recursion> = layer
-        .rules
-        .iter()
-        .filter_map(|r| recursion.iter().find(|x| x.rule == *r))
-        .collect();
-    let calls: Vec<TokenStream> = rules
-        .iter()
-        .map(|x| {
-            let f = format_ident!("rule_{}", x.rule);
-            quote! { self.#f(); }
-        })
-        .collect();
-    if !layer.recursive {
-        return quote! {
-            fn #name(&mut self) {
-                #(#calls)*
-            }
-        };
-    }
-    let member = |r: RelId| layer.members.iter().position(|&m| m == r).expect("member");
-    let mut round = Vec::new();
-    for x in rules.iter().filter(|x| x.reads_members) {
-        if x.full_each_round {
-            let f = format_ident!("rule_{}", x.rule);
-            round.push(quote! { self.#f(); });
-            continue;
-        }
-        for &(step, rel) in &x.deltas {
-            let f = format_ident!("rule_{}_delta_{step}", x.rule);
-            let m = Literal::usize_unsuffixed(member(rel));
-            round.push(quote! { self.#f(lo[#m]); });
-        }
-    }
-    let sizes = layer.members.iter().map(|&r| {
-        let f = rel_field(r);
-        quote! { self.#f.len() }
-    });
-    let n = Literal::usize_unsuffixed(layer.members.len());
-    quote! {
-        fn #name(&mut self) {
-            #(#calls)*
-            let mut lo = [0usize; #n];
-            loop {
-                let hi = [#(#sizes),*];
-                if hi == lo {
-                    break;
-                }
-                #(#round)*
-                lo = hi;
-            }
-        }
-    }
-}
-
-/// Generates the nested loops of one rule.
-struct RuleGen<'a> {
-    program: &'a Program,
-    domains: &'a Domains,
-    tables: &'a mut Tables,
-    plan: &'a RulePlan,
-    bound: Vec<bool>,
-    /// Labels of the enclosing loops, outermost first.
-    loops: Vec<TokenStream>,
-    /// Where to go once the head is derived, if the rest was only a search
-    /// for a witness.
-    witness: Option<TokenStream>,
-    /// Occurrences of each variable in the rule.
-    uses: Vec<usize>,
-    /// Per relation, the bound positions of each index its scans use.
-    indexes: &'a mut Vec<Vec<Vec<bool>>>,
-    /// Compound terms whose runtime id is at hand in the current scope.
-    known: Vec<(Pat, TokenStream)>,
-    /// The direct indexes of tables made so far (name, offsets).
-    offset_tables: &'a mut Vec<(Ident, Vec<u32>)>,
-    /// The membership bitsets of tables made so far (table, key columns,
-    /// bitset).
-    membership_tables: &'a mut Vec<(usize, usize, Membership)>,
-    /// The tables of [`RuleGen::pattern_table`] made so far, by pattern
-    /// (variables numbered in order of first occurrence), domain and row
-    /// order: amazons' 64 legal rules each take apart the same 86 981
-    /// moves.
-    pattern_tables: &'a mut FxHashMap<(Pat, PatternDomain, bool), usize>,
-    /// The step restricted to the facts from `lo` on, in a semi-naive
-    /// round.
-    delta: Option<usize>,
-}
-
-/// Most slots of a table's direct index (see `RuleGen::offsets`).
-const MAX_OFFSETS: usize = 1 << 16;
-
-impl RuleGen<'_> {
-    /// Leaves the current candidate: the innermost loop's next iteration,
-    /// or the end of the rule.
-    fn fail(&self) -> TokenStream {
-        match self.loops.last() {
-            Some(l) => quote! { continue #l; },
-            None => quote! { break 'rule; },
-        }
-    }
-
-    fn var(v: usize) -> Ident {
-        format_ident!("v{v}")
-    }
-
-    fn steps(&mut self, i: usize) -> TokenStream {
-        let steps = &self.plan.steps;
-        let mut prelude = TokenStream::new();
-        if i == self.plan.head_bound_after && steps[i..].iter().any(Step::is_loop) {
-            let rule = &self.program.rules[self.plan.rule];
-            let (build, tuple) = self.tuple(&rule.head);
-            let field = rel_field(rule.head.rel);
-            let fail = self.fail();
-            prelude = quote! {
-                #build
-                if self.#field.contains(&#tuple) { #fail }
-            };
-            self.witness = Some(fail);
-        }
-        if i == steps.len() {
-            let rule = &self.program.rules[self.plan.rule];
-            let (build, tuple) = self.tuple(&rule.head);
-            let field = rel_field(rule.head.rel);
-            let jump = self.witness.clone().unwrap_or_default();
-            return quote! {
-                #prelude
-                #build
-                self.#field.insert(#tuple);
-                #jump
-            };
-        }
-        let step = steps[i].clone();
-        let code = match &step {
-            Step::Table {
-                table,
-                key,
-                bind,
-                fluent,
-                negated,
-                term,
-            } => self.table_step(i, *table, key, bind, *fluent, *negated, term.as_ref()),
-            Step::Fluent { id, negated } => {
-                let fail = self.fail();
-                let id = lit(*id);
-                let test = if *negated {
-                    quote! { self.current.holds(#id) }
-                } else {
-                    quote! { !self.current.holds(#id) }
-                };
-                let inner = self.steps(i + 1);
-                quote! { if #test { #fail } #inner }
-            }
-            Step::Scan(atom) => self.scan(i, atom),
-            Step::Member { atom, negated } => {
-                let fail = self.fail();
-                let field = rel_field(atom.rel);
-                let code = if *negated {
-                    let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
-                    quote! {
-                        'neg: {
-                            #build
-                            if self.#field.contains(&#tuple) { #fail }
-                        }
-                    }
-                } else {
-                    let (build, tuple) = self.tuple(atom);
-                    quote! {
-                        #build
-                        if !self.#field.contains(&#tuple) { #fail }
-                    }
-                };
-                let inner = self.steps(i + 1);
-                quote! { #code #inner }
-            }
-            Step::Distinct(a, b) | Step::Same(a, b) => {
-                let fail = self.fail();
-                let ne = self.ne(a, b);
-                let test = if matches!(step, Step::Distinct(..)) {
-                    quote! { !(#ne) }
-                } else {
-                    ne
-                };
-                let inner = self.steps(i + 1);
-                quote! { if #test { #fail } #inner }
-            }
-        };
-        quote! { #prelude #code }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn table_step(
-        &mut self,
-        i: usize,
-        table: usize,
-        key: &[usize],
-        bind: &[usize],
-        fluent: bool,
-        negated: bool,
-        term: Option<&Pat>,
-    ) -> TokenStream {
-        let name = format_ident!("T{table}");
-        let columns = self.tables.tables[table].columns;
-        let keys: Vec<Ident> = key.iter().map(|&v| Self::var(v)).collect();
-        if bind.is_empty() && !fluent {
-            if let Some(m) = self.membership(table, key.len()) {
-                let mins: Vec<Literal> = m.mins.iter().map(|&v| lit(v)).collect();
-                let starts: Vec<Literal> = m.starts.iter().map(|&v| lit(v)).collect();
-                let sizes: Vec<Literal> = m.sizes.iter().map(|&v| lit(v)).collect();
-                let k = key.len();
-                let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
-                let exists = quote! {
-                    ranked_member(&#bits, &#ranks, &[#(#mins),*], &[#(#starts),*], &[#(#sizes),*], &[#(#keys),*])
-                };
-                let test = if negated {
-                    exists
-                } else {
-                    quote! { !(#exists) }
-                };
-                let fail = self.fail();
-                let inner = self.steps(i + 1);
-                return quote! { if #test { #fail } #inner };
-            }
-        }
-        let rows = match self.offsets(table, key.len(), MAX_OFFSETS) {
-            Some((offsets, mins, spans)) => {
-                let mins = mins.iter().map(|&m| lit(m));
-                let spans = spans.iter().map(|&m| lit(m));
-                quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#keys),*]) }
-            }
-            None => quote! { range(&#name, &[#(#keys),*]) },
-        };
-        let last = Literal::usize_unsuffixed(columns.saturating_sub(1));
-        let fail = self.fail();
-        let walk = self.tables.walk_stride(table, key.len()).filter(|_| fluent);
-        let rows_var = format_ident!("rows{i}");
-        let base = format_ident!("base{i}");
-        // With a walk, the rows' fluents are the ids `base + stride * j`,
-        // `j < len`: the set bits between are skipped.
-        let walk_rows = quote! {
-            let #rows_var = #rows;
-            let #base = #rows_var.first().map_or(0, |r| r[#last]);
-        };
-        let stride = walk.unwrap_or(1);
-        let state_range = if stride == 1 {
-            quote! { &self.current.0, #base, #base + #rows_var.len() as u32 }
-        } else {
-            let s = lit(stride);
-            let gap = lit(stride - 1);
-            quote! { &self.current.0, #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
-        };
-        let on_stride = (stride > 1).then(|| {
-            let s = lit(stride);
-            quote! { (f - #base) % #s == 0 }
-        });
-        let row_of = match &on_stride {
-            None => quote! { (f - #base) as usize },
-            Some(_) => {
-                let s = lit(stride);
-                quote! { ((f - #base) / #s) as usize }
-            }
-        };
-        if bind.is_empty() {
-            let (setup, exists) = match (fluent, walk) {
-                (true, Some(1)) => (walk_rows, quote! { any_one(#state_range) }),
-                (true, Some(_)) => (walk_rows, quote! { ones(#state_range).any(|f| #on_stride) }),
-                (true, None) => (
-                    TokenStream::new(),
-                    quote! { #rows.iter().any(|r| self.current.holds(r[#last])) },
-                ),
-                (false, _) => (TokenStream::new(), quote! { !#rows.is_empty() }),
-            };
-            let test = if negated {
-                exists
-            } else {
-                quote! { !(#exists) }
-            };
-            let inner = self.steps(i + 1);
-            return quote! { #setup if #test { #fail } #inner };
-        }
-        let label = syn_label(i);
-        let check = if fluent && walk.is_none() {
-            quote! { if !self.current.holds(row[#last]) { continue #label; } }
-        } else {
-            TokenStream::new()
-        };
-        let binds = bind.iter().enumerate().map(|(k, &v)| {
-            let var = Self::var(v);
-            let col = Literal::usize_unsuffixed(key.len() + k);
-            quote! { let #var = row[#col]; }
-        });
-        let mut binds: Vec<TokenStream> = binds.collect();
-        for &v in bind {
-            self.bound[v] = true;
-        }
-        // The fluent's id, for a head or query that names the same term.
-        let known = self.known.len();
-        if let Some(term) = term.filter(|t| matches!(t, Pat::Func(..))) {
-            let id = format_ident!("f{i}");
-            binds.push(quote! { let #id = row[#last]; });
-            self.known.push((term.clone(), quote! { #id }));
-        }
-        self.loops.push(label.clone());
-        let inner = self.steps(i + 1);
-        self.loops.pop();
-        self.known.truncate(known);
-        if walk.is_some() {
-            let skip = on_stride.map(|on| quote! { if !(#on) { continue #label; } });
-            return quote! {
-                #walk_rows
-                #label: for f in ones(#state_range) {
-                    #skip
-                    let row = &#rows_var[#row_of];
-                    #(#binds)*
-                    #inner
-                }
-            };
-        }
-        quote! {
-            #label: for row in #rows {
-                #check
-                #(#binds)*
-                #inner
-            }
-        }
-    }
-
-    /// An expression: the first row of table `table` whose first columns
-    /// are `keys` (an `Option`): the row at the keys' slot when the rows
-    /// are exactly the slots of the keys' box, else found through a direct
-    /// index when that box has at most about four times as many slots as
-    /// the table has rows (so the index adds at most about as much to the
-    /// generated source as the table: skirmish's 1 792 moves in a box of
-    /// 4 096 keys, found per legal move, +6 % found directly), else by
-    /// binary search among the rows of the longest prefix of the keys that
-    /// has such an index (amazons' 86 981 moves by their first four
-    /// coordinates, about nine rows each), or among all rows.
-    fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
-        let name = format_ident!("T{table}");
-        if let Some((mins, spans)) = self.exact_box(table, keys.len()) {
-            // Row `i` is the key at slot `i` of the box: no index needed.
-            let mins = mins.iter().map(|&m| lit(m));
-            let spans = spans.iter().map(|&m| lit(m));
-            return quote! { box_slot(&[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).map(|s| &#name[s]) };
-        }
-        let max = (4 * self.tables.tables[table].rows.len() + 64).min(MAX_OFFSETS);
-        // The rows of the longest prefix of the keys (all of them first)
-        // that has a direct index; searched for the whole key when shorter.
-        for k in (1..=keys.len()).rev() {
-            if let Some((offsets, mins, spans)) = self.offsets(table, k, max) {
-                let mins = mins.iter().map(|&m| lit(m));
-                let spans = spans.iter().map(|&m| lit(m));
-                let prefix = &keys[..k];
-                let rows = quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#prefix),*]) };
-                return if k == keys.len() {
-                    quote! { #rows.first() }
-                } else {
-                    quote! { find(#rows, &[#(#keys),*]) }
-                };
-            }
-        }
-        quote! { find(&#name, &[#(#keys),*]) }
-    }
-
-    /// The box of the first `k` columns of table `table` (smallest values
-    /// and spans) when its rows are exactly the box's slots in order, one
-    /// each: then the row of a key is its slot.
-    fn exact_box(&self, table: usize, k: usize) -> Option<(Vec<u32>, Vec<u32>)> {
-        let rows = &self.tables.tables[table].rows;
-        let (mins, spans, volume) = key_box(rows, k)?;
-        let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]);
-        let exact =
-            volume == rows.len() && rows.iter().enumerate().all(|(i, r)| slot(r) == Some(i));
-        exact.then_some((mins, spans))
-    }
-
-    /// A direct index of table `table` by its first `k` columns, when they
-    /// span a box of at most `max` slots: the static offsets array's name,
-    /// the box's smallest values and spans.
-    fn offsets(
-        &mut self,
-        table: usize,
-        k: usize,
-        max: usize,
-    ) -> Option<(Ident, Vec<u32>, Vec<u32>)> {
-        let rows = &self.tables.tables[table].rows;
-        let (mins, spans, volume) = key_box(rows, k).filter(|&(_, _, v)| v <= max)?;
-        let name = format_ident!("O{table}_{k}");
-        if !self.offset_tables.iter().any(|(n, _)| *n == name) {
-            let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]).expect("in the box");
-            let mut offsets = Vec::with_capacity(volume + 1);
-            let mut r = 0usize;
-            for s in 0..=volume {
-                while r < rows.len() && slot(&rows[r]) < s {
-                    r += 1;
-                }
-                offsets.push(r as u32);
-            }
-            self.offset_tables.push((name.clone(), offsets));
-        }
-        Some((name, mins, spans))
-    }
-
-    /// The membership bitset of table `table` by its first `k` columns
-    /// ([`Tables::membership`]), registered to be emitted as `M<table>_<k>`
-    /// (bits) and `R<table>_<k>` (ranks).
-    fn membership(&mut self, table: usize, k: usize) -> Option<&Membership> {
-        let at = match self
-            .membership_tables
-            .iter()
-            .position(|&(t, n, _)| (t, n) == (table, k))
-        {
-            Some(at) => at,
-            None => {
-                let m = self.tables.membership(table, k)?;
-                self.membership_tables.push((table, k, m));
-                self.membership_tables.len() - 1
-            }
-        };
-        Some(&self.membership_tables[at].2)
-    }
-
-    /// Loops over the facts of a dynamic relation, matching the atom.
-    fn scan(&mut self, i: usize, atom: &Atom) -> TokenStream {
-        let label = syn_label(i);
-        let field = rel_field(atom.rel);
-        let skip = quote! { continue #label; };
-        // Positions bound before the scan: the key of an index.
-        let mask: Vec<bool> = atom
-            .args
-            .iter()
-            .map(|a| match a {
-                Pat::Ground(_) => true,
-                Pat::Var(v) => self.bound[*v],
-                Pat::Func(..) => false,
-            })
-            .collect();
-        let mut matching = TokenStream::new();
-        for (k, arg) in atom.args.iter().enumerate() {
-            if mask[k] {
-                continue;
-            }
-            let col = Literal::usize_unsuffixed(k);
-            let value = quote! { row[#col] };
-            matching.extend(self.match_arg(atom.rel, k, arg, value, &skip));
-        }
-        self.loops.push(label.clone());
-        let inner = self.steps(i + 1);
-        self.loops.pop();
-        let delta = self.delta == Some(i);
-        if !mask.contains(&true) {
-            let start = if delta {
-                quote! { lo }
-            } else {
-                quote! { 0 }
-            };
-            return quote! {
-                #label: for i in #start..self.#field.len() {
-                    let row = self.#field.get(i);
-                    #matching
-                    #inner
-                }
-            };
-        }
-        let known = &mut self.indexes[atom.rel];
-        let index = match known.iter().position(|m| *m == mask) {
-            Some(k) => k,
-            None => {
-                known.push(mask.clone());
-                known.len() - 1
-            }
-        };
-        let index = Literal::usize_unsuffixed(index);
-        let key = atom.args.iter().zip(&mask).map(|(a, &m)| match (a, m) {
-            (Pat::Ground(t), true) => {
-                let id = lit(self.domains.id(*t));
-                quote! { #id }
-            }
-            (Pat::Var(v), true) => {
-                let var = Self::var(*v);
-                quote! { #var }
-            }
-            _ => quote! { 0 },
-        });
-        let cursor = format_ident!("n{i}");
-        // Index chains run from the newest fact to the oldest.
-        let stop = if delta {
-            quote! { if (#cursor as usize) < lo { break #label; } }
-        } else {
-            TokenStream::new()
-        };
-        quote! {
-            let mut #cursor = self.#field.first(#index, &[#(#key),*]);
-            #label: while #cursor != ::gdl_runtime::support::END {
-                #stop
-                let row = self.#field.get(#cursor as usize);
-                #cursor = self.#field.next(#index, #cursor);
-                #matching
-                #inner
-            }
-        }
-    }
-
-    /// Matches a runtime term against a pattern, binding its free variables.
-    fn match_arg(
-        &mut self,
-        rel: RelId,
-        pos: usize,
-        arg: &Pat,
-        value: TokenStream,
-        skip: &TokenStream,
-    ) -> TokenStream {
-        match arg {
-            Pat::Ground(t) => {
-                let id = lit(self.domains.id(*t));
-                quote! { if #value != #id { #skip } }
-            }
-            Pat::Var(v) if self.bound[*v] => {
-                let var = Self::var(*v);
-                quote! { if #value != #var { #skip } }
-            }
-            Pat::Var(v) => {
-                self.bound[*v] = true;
-                if self.uses[*v] == 1 {
-                    return TokenStream::new();
-                }
-                let var = Self::var(*v);
-                quote! { let #var = #value; }
-            }
-            Pat::Func(..) => {
-                // Take the term apart with a table keyed by its id.
-                let vars = arg.vars();
-                let table = self.pattern_table(arg, PatternDomain::Arg(rel, pos), true);
-                let first = self.first_row(table, &[value]);
-                let mut code = quote! {
-                    let Some(d) = #first else { #skip };
-                };
-                for (j, &v) in vars.iter().enumerate() {
-                    let col = Literal::usize_unsuffixed(j + 1);
-                    let var = Self::var(v);
-                    if self.bound[v] {
-                        code.extend(quote! { if d[#col] != #var { #skip } });
-                    } else if self.uses[v] > 1 {
-                        code.extend(quote! { let #var = d[#col]; });
-                    }
-                }
-                for v in vars {
-                    self.bound[v] = true;
-                }
-                code
-            }
-        }
-    }
-
-    /// The tuple of a fully bound atom: code building its compound
-    /// arguments (leaving the candidate when one cannot exist) and the
-    /// tuple expression.
-    fn tuple(&mut self, atom: &Atom) -> (TokenStream, TokenStream) {
-        let fail = self.fail();
-        self.tuple_or(atom, fail)
-    }
-
-    fn tuple_or(&mut self, atom: &Atom, missing: TokenStream) -> (TokenStream, TokenStream) {
-        let mut build = TokenStream::new();
-        let mut parts = Vec::new();
-        for (k, arg) in atom.args.iter().enumerate() {
-            parts.push(match arg {
-                Pat::Ground(t) => {
-                    let id = lit(self.domains.id(*t));
-                    quote! { #id }
-                }
-                Pat::Var(v) => {
-                    let var = Self::var(*v);
-                    quote! { #var }
-                }
-                Pat::Func(..) if self.known.iter().any(|(p, _)| p == arg) => {
-                    let (_, id) = self.known.iter().find(|(p, _)| p == arg).expect("known");
-                    id.clone()
-                }
-                Pat::Func(..) => {
-                    let table = self.pattern_table(arg, PatternDomain::Arg(atom.rel, k), false);
-                    let keys: Vec<TokenStream> = arg
-                        .vars()
-                        .into_iter()
-                        .map(|v| {
-                            let v = Self::var(v);
-                            quote! { #v }
-                        })
-                        .collect();
-                    let n = Literal::usize_unsuffixed(arg.vars().len());
-                    let a = format_ident!("a{k}");
-                    let first = self.first_row(table, &keys);
-                    build.extend(quote! {
-                        let Some(#a) = #first.map(|r| r[#n]) else { #missing };
-                    });
-                    quote! { #a }
-                }
-            });
-        }
-        (build, quote! { [#(#parts),*] })
-    }
-
-    /// A table relating the terms of `domain` that match `pat` to the values
-    /// of its variables: rows `[id, vars...]` when `by_id`, else `[vars..., id]`.
-    fn pattern_table(&mut self, pat: &Pat, domain: PatternDomain, by_id: bool) -> usize {
-        let mut order = Vec::new();
-        let key = (renumbered(pat, &mut order), domain, by_id);
-        if let Some(&table) = self.pattern_tables.get(&key) {
-            return table;
-        }
-        let vars = pat.vars();
-        let nvars = self.program.rules[self.plan.rule].vars.len();
-        let mut rows = Vec::new();
-        let mut binding = vec![None; nvars];
-        let all: Vec<TermId>;
-        let terms = match domain {
-            PatternDomain::Arg(rel, pos) => &self.domains.args[rel][pos],
-            PatternDomain::All => {
-                all = (0..self.program.store.len() as TermId).collect();
-                &all
-            }
-        };
-        for &t in terms {
-            binding.iter_mut().for_each(|b| *b = None);
-            if crate::compile::program::matches(&self.program.store, pat, t, &mut binding) {
-                let values = vars.iter().map(|&v| {
-                    self.domains
-                        .id(binding[v].expect("matched variables are bound"))
-                });
-                let id = self.domains.id(t);
-                rows.push(if by_id {
-                    std::iter::once(id).chain(values).collect()
-                } else {
-                    values.chain(std::iter::once(id)).collect()
-                });
-            }
-        }
-        let table = self.tables.add(Table {
-            columns: vars.len() + 1,
-            rows,
-            fluent_key: None,
-        });
-        self.pattern_tables.insert(key, table);
-        table
-    }
-
-    /// A boolean expression: the two (fully bound) patterns name different terms.
-    fn ne(&mut self, a: &Pat, b: &Pat) -> TokenStream {
-        match (a, b) {
-            (Pat::Ground(x), Pat::Ground(y)) => {
-                let d = x != y;
-                quote! { #d }
-            }
-            (Pat::Ground(_) | Pat::Var(_), Pat::Ground(_) | Pat::Var(_)) => {
-                let x = self.scalar(a);
-                let y = self.scalar(b);
-                quote! { #x != #y }
-            }
-            (Pat::Func(f, xs), Pat::Func(g, ys)) => {
-                if f != g || xs.len() != ys.len() {
-                    return quote! { true };
-                }
-                let parts: Vec<TokenStream> =
-                    xs.iter().zip(ys).map(|(x, y)| self.ne(x, y)).collect();
-                quote! { false #(|| (#parts))* }
-            }
-            (Pat::Ground(t), Pat::Func(g, ys)) | (Pat::Func(g, ys), Pat::Ground(t)) => {
-                match self.program.store.data(*t).clone() {
-                    TermData::Func(f, targs) if f == *g && targs.len() == ys.len() => {
-                        let parts: Vec<TokenStream> = targs
-                            .iter()
-                            .zip(ys)
-                            .map(|(&x, y)| self.ne(&Pat::Ground(x), y))
-                            .collect();
-                        quote! { false #(|| (#parts))* }
-                    }
-                    _ => quote! { true },
-                }
-            }
-            (Pat::Var(v), p @ Pat::Func(..)) | (p @ Pat::Func(..), Pat::Var(v)) => {
-                let table = self.pattern_table(p, PatternDomain::All, true);
-                let name = format_ident!("T{table}");
-                let var = Self::var(*v);
-                let checks = p.vars().into_iter().enumerate().map(|(j, w)| {
-                    let col = Literal::usize_unsuffixed(j + 1);
-                    let w = Self::var(w);
-                    quote! { || d[#col] != #w }
-                });
-                quote! {
-                    match find(&#name, &[#var]) {
-                        None => true,
-                        Some(d) => false #(#checks)*,
-                    }
-                }
-            }
-        }
-    }
-
-    fn scalar(&self, p: &Pat) -> TokenStream {
-        match p {
-            Pat::Ground(t) => {
-                let id = lit(self.domains.id(*t));
-                quote! { #id }
-            }
-            Pat::Var(v) => {
-                let var = Self::var(*v);
-                quote! { #var }
-            }
-            Pat::Func(..) => unreachable!("scalars are constants or variables"),
-        }
-    }
-}
-
-/// Occurrences of each variable in a rule.
-fn variable_uses(rule: &crate::compile::program::Rule) -> Vec<usize> {
-    let mut uses = vec![0; rule.vars.len()];
-    let mut count = |p: &Pat| p.for_each_var(&mut |v| uses[v] += 1);
-    rule.head.args.iter().for_each(&mut count);
-    for lit in &rule.body {
-        match lit {
-            crate::compile::program::Lit::Pos(a) | crate::compile::program::Lit::Neg(a) => {
-                a.args.iter().for_each(&mut count)
-            }
-            crate::compile::program::Lit::Distinct(x, y)
-            | crate::compile::program::Lit::Same(x, y) => {
-                count(x);
-                count(y);
-            }
-        }
-    }
-    uses
-}
-
-/// The terms a table of [`RuleGen::pattern_table`] takes apart.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum PatternDomain {
-    /// The domain of an argument of a relation.
-    Arg(RelId, usize),
-    /// Every term.
-    All,
-}
-
-/// `pat` with its variables numbered in order of first occurrence
-/// (`order` lists the original numbers), so that patterns that differ
-/// only in their variables' numbers are equal.
-fn renumbered(pat: &Pat, order: &mut Vec<usize>) -> Pat {
-    match pat {
-        Pat::Ground(t) => Pat::Ground(*t),
-        Pat::Var(v) => Pat::Var(match order.iter().position(|w| w == v) {
-            Some(k) => k,
-            None => {
-                order.push(*v);
-                order.len() - 1
-            }
-        }),
-        Pat::Func(f, args) => Pat::Func(*f, args.iter().map(|a| renumbered(a, order)).collect()),
-    }
-}
-
-/// The label of the loop of step `i`.
-fn syn_label(i: usize) -> TokenStream {
-    let l = syn::Lifetime::new(&format!("'l{i}"), Span::call_site());
-    quote! { #l }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::renumbered;
-    use crate::compile::program::Pat;
-    use crate::compile::{generate_with, Strategy};
-
-    /// Patterns that differ only in their variables' numbers share one
-    /// table of their terms; a repeated variable is part of the shape.
-    #[test]
-    fn patterns_are_keyed_by_the_order_their_variables_first_occur() {
-        let f = |vars: [usize; 3]| Pat::Func(7, vars.iter().map(|&v| Pat::Var(v)).collect());
-        let key = |p: &Pat| renumbered(p, &mut Vec::new());
-        assert_eq!(key(&f([4, 9, 4])), key(&f([0, 1, 0])));
-        assert_eq!(key(&f([4, 9, 4])), f([0, 1, 0]));
-        assert_ne!(key(&f([4, 9, 4])), key(&f([4, 9, 9])));
-        assert_ne!(key(&f([4, 9, 2])), key(&f([4, 9, 4])));
-    }
-
-    /// The relational code of a game whose moves `(go ?x ?y)` follow the
-    /// `adj` facts among `facts`, from `(at 1)` until `(at end)`.
-    fn moves_code(end: u32, facts: &str) -> String {
-        let text = format!(
-            "(role a) (init (at 1))
-            (<= (legal a (go ?x ?y)) (true (at ?x)) (adj ?x ?y))
-            (<= (next (at ?y)) (does a (go ?x ?y)))
-            (goal a 100) (<= terminal (true (at {end}))){facts}"
-        );
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        generate_with(&loaded, Strategy::Relational)
-            .expect("compiles")
-            .code
-    }
-
-    /// A legal move `(go ?x ?y)` is looked up by the ids of `?x` and `?y`
-    /// in the table of the moves: 34 moves in a box of 12 × 12 keys, which
-    /// a direct index of 145 offsets serves (no binary search per move).
-    #[test]
-    fn a_term_is_found_through_a_direct_index_of_up_to_four_slots_per_row() {
-        let mut facts = String::new();
-        for x in 1..=12u32 {
-            for y in 1..=12 {
-                if x.abs_diff(y) <= 1 {
-                    facts += &format!(" (adj {x} {y})");
-                }
-            }
-        }
-        let code = moves_code(12, &facts);
-        assert!(code.contains("boxed_range("), "{code}");
-        assert!(!code.contains("find(&"), "{code}");
-    }
-
-    /// A term whose key box is too large for a direct index is searched for
-    /// among the rows of the longest prefix of its key that has one: the 24
-    /// moves `(go x y)`, `y` 100 or 200 above `x`, span at least 12 × 24
-    /// keys, more than a direct index gets (4 × 24 + 64 slots), but their
-    /// first coordinates only 12.
-    #[test]
-    fn a_term_is_searched_for_among_the_rows_of_an_indexed_prefix() {
-        let mut facts = String::new();
-        for x in 1..=12u32 {
-            facts += &format!(
-                " (init (at {x})) (adj {x} {}) (adj {x} {})",
-                x + 100,
-                x + 200
-            );
-        }
-        let code = moves_code(0, &facts);
-        let compact: String = code.split_whitespace().collect();
-        assert!(compact.contains("find(boxed_range(&T"), "{code}");
-        assert!(!code.contains("find(&"), "{code}");
     }
 }

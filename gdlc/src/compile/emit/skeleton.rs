@@ -1,6 +1,8 @@
-//! What every emitter writes alike: the constants, `State`, `Move`, the
-//! `Reasoner` methods that only read those, the phase functions, static
-//! row tables and literals.
+//! What every emitter writes alike: the module's frame ([`module`]: the
+//! constants, `State`, `Move`, `Game` with its `roles` and `new`, `impl
+//! Reasoner` with the methods that only read those, and the formatting),
+//! the `load` of a `Game` that remembers its state, the phase functions,
+//! static row tables and literals.
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
@@ -9,10 +11,162 @@ use crate::compile::program::Program;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-/// The items both backends define: the constants (`ZOBRIST`, `FLUENTS`,
+/// What one emitter's module has of its own; [`module`] assembles it
+/// around what every module has.
+pub struct GameParts {
+    /// Items before the shared ones (imports).
+    pub imports: TokenStream,
+    /// Constants, statics and functions after the shared items.
+    pub items: TokenStream,
+    /// The fields of `Game` after `roles`.
+    pub fields: TokenStream,
+    /// `Game::new`.
+    pub new: NewGame,
+    /// The lints allowed in `impl Game`.
+    pub lints: TokenStream,
+    /// The methods of `impl Game` after `new`.
+    pub methods: TokenStream,
+    /// Items after `impl Game`.
+    pub helpers: TokenStream,
+    /// The methods of `impl Reasoner for Game` after [`shared_methods`].
+    pub answers: TokenStream,
+}
+
+/// What `Game::new` does besides reading the roles.
+pub struct NewGame {
+    /// Its doc comment (with the leading space of a `///` line).
+    pub doc: &'static str,
+    /// The initial values of the fields after `roles`.
+    pub inits: TokenStream,
+    /// Statements run on the new `game` before it is returned, if any.
+    pub setup: Option<TokenStream>,
+}
+
+impl NewGame {
+    /// The function `new`.
+    fn tokens(self) -> TokenStream {
+        let NewGame { doc, inits, setup } = self;
+        let body = match setup {
+            None => quote! { Game { roles, #inits } },
+            Some(setup) => quote! {
+                let mut game = Game { roles, #inits };
+                #setup
+                game
+            },
+        };
+        quote! {
+            #[doc = #doc]
+            pub fn new() -> Self {
+                let roles = ROLE_IDS.iter().map(|&r| TERM_TEXT[r as usize].to_string()).collect();
+                #body
+            }
+        }
+    }
+}
+
+/// The generated module: [`shared_items`], then `parts` in their places
+/// around `Game`, its `new` and `impl Reasoner`; formatted, with the
+/// arrays placed in `arrays` filled in.
+pub fn module(
+    program: &Program,
+    domains: &Domains,
+    mut arrays: Arrays,
+    parts: GameParts,
+) -> String {
+    let shared = shared_items(program, domains, &mut arrays);
+    let shared_methods = shared_methods();
+    let GameParts {
+        imports,
+        items,
+        fields,
+        new,
+        lints,
+        methods,
+        helpers,
+        answers,
+    } = parts;
+    let new = new.tokens();
+    let tokens = quote! {
+        #imports
+        #shared
+        #items
+
+        /// The compiled reasoner.
+        pub struct Game {
+            roles: Vec<String>,
+            #fields
+        }
+
+        #[allow(#lints)]
+        impl Game {
+            #new
+            #methods
+        }
+
+        #helpers
+
+        impl ::gdl_runtime::Reasoner for Game {
+            type State = State;
+            type Move = Move;
+
+            #shared_methods
+            #answers
+        }
+    };
+    let file: syn::File = syn::parse2(tokens).expect("generated code parses");
+    arrays.fill(&prettyplease::unparse(&file))
+}
+
+/// The part of a `Game` that remembers the state it describes (`current`,
+/// once `loaded`) and which of its layers are `done` for it: those fields,
+/// their initial values, and `load`, which forgets everything derived
+/// when the state changes.
+pub struct RememberedState {
+    /// The fields.
+    pub fields: TokenStream,
+    /// Their initial values.
+    pub inits: TokenStream,
+    /// The method `load`.
+    pub load: TokenStream,
+}
+
+impl RememberedState {
+    /// The fields and `load` of a game of `n_layers` layers whose derived
+    /// part `what` (named in `load`'s doc) is forgotten by `clear`.
+    pub fn new(n_layers: usize, what: &str, clear: TokenStream) -> Self {
+        let n_layers = Literal::usize_unsuffixed(n_layers);
+        let doc = format!(" Makes `state` the state the {what} describe.");
+        RememberedState {
+            fields: quote! {
+                current: State,
+                loaded: bool,
+                done: [bool; #n_layers],
+            },
+            inits: quote! {
+                current: State(INITIAL),
+                loaded: false,
+                done: [false; #n_layers],
+            },
+            load: quote! {
+                #[doc = #doc]
+                fn load(&mut self, state: &State) {
+                    if self.loaded && self.current == *state {
+                        return;
+                    }
+                    self.current.clone_from(state);
+                    self.loaded = true;
+                    self.done = [false; #n_layers];
+                    #clear
+                }
+            },
+        }
+    }
+}
+
+/// The items every module defines: the constants (`ZOBRIST`, `FLUENTS`,
 /// `WORDS`, `TERM_TEXT`, `BY_TEXT`, `ROLE_IDS`, `INITIAL`), `State`, `Move`, and
-/// `Default` for `Game` (which each backend defines, with `Game::new`).
-pub fn shared_items(program: &Program, domains: &Domains, arrays: &mut Arrays) -> TokenStream {
+/// `Default` for `Game`.
+fn shared_items(program: &Program, domains: &Domains, arrays: &mut Arrays) -> TokenStream {
     let words = domains.fluents.div_ceil(64).max(1);
     let texts = arrays.strings(&domains.texts);
     let n_terms = Literal::usize_unsuffixed(domains.texts.len());
@@ -72,9 +226,9 @@ pub fn shared_items(program: &Program, domains: &Domains, arrays: &mut Arrays) -
     }
 }
 
-/// The methods of `Reasoner` both backends implement alike (in `impl
+/// The methods of `Reasoner` every module implements alike (in `impl
 /// Reasoner for Game`; `Game` has a `roles` field).
-pub fn shared_methods() -> TokenStream {
+fn shared_methods() -> TokenStream {
     quote! {
         fn roles(&self) -> &[String] {
             &self.roles

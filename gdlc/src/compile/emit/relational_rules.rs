@@ -1,0 +1,1177 @@
+//! The rules of a planned program ([`crate::compile::relational::plan`])
+//! as Rust for [`crate::compile::emit::relational`]: each rule's plan as
+//! nested loops over the containers of the dynamic relations and the
+//! constant tables (a variant per scan of its own layer in a recursive
+//! layer, for semi-naive rounds), each layer a method calling its rules,
+//! and the indexes, direct indexes, membership bitsets and pattern tables
+//! the loops use.
+
+use crate::compile::analyse::domains::Domains;
+use crate::compile::analyse::layers::{Layer, Layers};
+use crate::compile::emit::arrays::Arrays;
+use crate::compile::emit::skeleton::lit;
+use crate::compile::program::{Atom, Pat, Program, RelId};
+use crate::compile::relational::plan::{key_box, Membership, RulePlan, Step, Table, Tables};
+use crate::ir::terms::{TermData, TermId};
+use gdl_runtime::support::box_slot;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use rustc_hash::FxHashMap;
+
+/// What the rules' code refers to besides the plans' tables, collected
+/// while it is generated and emitted after.
+pub struct Registered {
+    /// Per relation, the bound positions of each index its scans use.
+    pub indexes: Vec<Vec<Vec<bool>>>,
+    /// The direct indexes of tables made so far (name, offsets).
+    offset_tables: Vec<(Ident, Vec<u32>)>,
+    /// The membership bitsets of tables made so far (table, key columns,
+    /// bitset).
+    membership_tables: Vec<(usize, usize, Membership)>,
+    /// The tables of [`RuleGen::pattern_table`] made so far, by pattern
+    /// (variables numbered in order of first occurrence), domain and row
+    /// order: the many legal rules of a game often take apart the same
+    /// moves.
+    pattern_tables: FxHashMap<(Pat, PatternDomain, bool), usize>,
+}
+
+impl Registered {
+    /// Nothing registered yet, for `relations` relations.
+    pub fn new(relations: usize) -> Self {
+        Registered {
+            indexes: vec![Vec::new(); relations],
+            offset_tables: Vec::new(),
+            membership_tables: Vec::new(),
+            pattern_tables: FxHashMap::default(),
+        }
+    }
+
+    /// The direct indexes and membership bitsets the rules use, as statics.
+    pub fn index_items(&self, arrays: &mut Arrays) -> Vec<TokenStream> {
+        let mut items: Vec<TokenStream> = self
+            .offset_tables
+            .iter()
+            .map(|(name, offsets)| {
+                let n = Literal::usize_unsuffixed(offsets.len());
+                let cells = arrays.ints(offsets);
+                quote! { static #name: [u32; #n] = #cells; }
+            })
+            .collect();
+        items.extend(self.membership_tables.iter().map(|(table, k, m)| {
+            let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
+            let (n_bits, n_ranks) = (
+                Literal::usize_unsuffixed(m.bits.len()),
+                Literal::usize_unsuffixed(m.ranks.len()),
+            );
+            let (bit_words, rank_values) = (arrays.ints(&m.bits), arrays.ints(&m.ranks));
+            quote! {
+                static #bits: [u64; #n_bits] = #bit_words;
+                static #ranks: [u16; #n_ranks] = #rank_values;
+            }
+        }));
+        items
+    }
+}
+
+/// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
+/// in a recursive layer one `rule_<r>_delta_<step>` per step scanning a
+/// relation of the layer), and how each rule takes part in the fixpoint of
+/// its layer.
+pub fn rule_fns(
+    program: &Program,
+    domains: &Domains,
+    layers: &Layers,
+    plans: &[RulePlan],
+    tables: &mut Tables,
+    registered: &mut Registered,
+) -> (Vec<TokenStream>, Vec<Recursion>) {
+    let mut fns = Vec::new();
+    let mut recursion = Vec::new();
+    for plan in plans {
+        let layer = layers
+            .layers
+            .iter()
+            .find(|l| l.rules.contains(&plan.rule))
+            .expect("every rule is in a layer");
+        let x = Recursion::of(plan, layer);
+        let variants: Vec<Option<usize>> = std::iter::once(None)
+            .chain(x.deltas.iter().map(|&(i, _)| Some(i)))
+            .collect();
+        for delta in variants {
+            let mut g = RuleGen {
+                program,
+                domains,
+                tables,
+                plan,
+                bound: vec![false; program.rules[plan.rule].vars.len()],
+                loops: Vec::new(),
+                witness: None,
+                uses: variable_uses(&program.rules[plan.rule]),
+                known: Vec::new(),
+                registered,
+                delta,
+            };
+            let body = g.steps(0);
+            fns.push(rule_fn(program, plan.rule, delta, body));
+        }
+        recursion.push(x);
+    }
+    (fns, recursion)
+}
+
+/// The function of rule `rule` around its loops `body`, documented by the
+/// rule's text: `rule_<rule>`, or with a `delta` step its variant over the
+/// facts from `lo` on.
+fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStream) -> TokenStream {
+    let doc = format!(" {}", program.rules[rule].text);
+    match delta {
+        None => {
+            let name = format_ident!("rule_{}", rule);
+            quote! {
+                #[doc = #doc]
+                fn #name(&mut self) {
+                    'rule: {
+                        #body
+                    }
+                }
+            }
+        }
+        Some(i) => {
+            let name = format_ident!("rule_{}_delta_{i}", rule);
+            let doc2 = format!(" Step {i} over the facts from `lo` on only.");
+            quote! {
+                #[doc = #doc]
+                #[doc = #doc2]
+                fn #name(&mut self, lo: usize) {
+                    'rule: {
+                        #body
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The field of a relation's container.
+pub fn rel_field(r: RelId) -> Ident {
+    format_ident!("r{r}")
+}
+
+/// How a planned rule takes part in the fixpoint of its layer.
+pub struct Recursion {
+    /// The rule.
+    rule: usize,
+    /// Steps scanning a relation of the rule's layer, with that relation.
+    deltas: Vec<(usize, RelId)>,
+    /// Whether the rule reads a relation of its own layer.
+    reads_members: bool,
+    /// Whether it must run in full every round (a relation of its layer
+    /// is only checked, not scanned, so no step can be restricted).
+    full_each_round: bool,
+}
+
+impl Recursion {
+    /// How `plan`'s rule takes part in the fixpoint of its `layer`: in a
+    /// recursive layer, the steps that scan a relation of the layer get a
+    /// variant restricted to the facts new in the last round.
+    fn of(plan: &RulePlan, layer: &Layer) -> Self {
+        let mut deltas = Vec::new();
+        let mut reads_members = false;
+        let mut full_each_round = false;
+        if layer.recursive {
+            for (i, step) in plan.steps.iter().enumerate() {
+                match step {
+                    Step::Scan(a) if layer.members.contains(&a.rel) => {
+                        reads_members = true;
+                        deltas.push((i, a.rel));
+                    }
+                    Step::Member { atom, .. } if layer.members.contains(&atom.rel) => {
+                        reads_members = true;
+                        full_each_round = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Recursion {
+            rule: plan.rule,
+            deltas,
+            reads_members,
+            full_each_round,
+        }
+    }
+}
+
+/// The function evaluating one layer: every rule once; for a recursive
+/// layer then, semi-naively, rounds in which each rule that reads the
+/// layer runs once per scan of it, that scan restricted to the facts new
+/// in the last round, until no relation of the layer grows.
+pub fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
+    let name = format_ident!("layer_{i}");
+    let rules: Vec<&Recursion> = layer
+        .rules
+        .iter()
+        .filter_map(|r| recursion.iter().find(|x| x.rule == *r))
+        .collect();
+    let calls: Vec<TokenStream> = rules
+        .iter()
+        .map(|x| {
+            let f = format_ident!("rule_{}", x.rule);
+            quote! { self.#f(); }
+        })
+        .collect();
+    if !layer.recursive {
+        return quote! {
+            fn #name(&mut self) {
+                #(#calls)*
+            }
+        };
+    }
+    let member = |r: RelId| layer.members.iter().position(|&m| m == r).expect("member");
+    let mut round = Vec::new();
+    for x in rules.iter().filter(|x| x.reads_members) {
+        if x.full_each_round {
+            let f = format_ident!("rule_{}", x.rule);
+            round.push(quote! { self.#f(); });
+            continue;
+        }
+        for &(step, rel) in &x.deltas {
+            let f = format_ident!("rule_{}_delta_{step}", x.rule);
+            let m = Literal::usize_unsuffixed(member(rel));
+            round.push(quote! { self.#f(lo[#m]); });
+        }
+    }
+    let sizes = layer.members.iter().map(|&r| {
+        let f = rel_field(r);
+        quote! { self.#f.len() }
+    });
+    let n = Literal::usize_unsuffixed(layer.members.len());
+    quote! {
+        fn #name(&mut self) {
+            #(#calls)*
+            let mut lo = [0usize; #n];
+            loop {
+                let hi = [#(#sizes),*];
+                if hi == lo {
+                    break;
+                }
+                #(#round)*
+                lo = hi;
+            }
+        }
+    }
+}
+
+/// Generates the nested loops of one rule.
+struct RuleGen<'a> {
+    program: &'a Program,
+    domains: &'a Domains,
+    tables: &'a mut Tables,
+    plan: &'a RulePlan,
+    bound: Vec<bool>,
+    /// Labels of the enclosing loops, outermost first.
+    loops: Vec<TokenStream>,
+    /// Where to go once the head is derived, if the rest was only a search
+    /// for a witness.
+    witness: Option<TokenStream>,
+    /// Occurrences of each variable in the rule.
+    uses: Vec<usize>,
+    /// Compound terms whose runtime id is at hand in the current scope.
+    known: Vec<(Pat, TokenStream)>,
+    /// The indexes, direct indexes, membership bitsets and pattern tables
+    /// made so far.
+    registered: &'a mut Registered,
+    /// The step restricted to the facts from `lo` on, in a semi-naive
+    /// round.
+    delta: Option<usize>,
+}
+
+/// A step over a constant table ([`Step::Table`], which documents the
+/// fields), numbered `i`.
+struct TableStep<'s> {
+    i: usize,
+    table: usize,
+    key: &'s [usize],
+    bind: &'s [usize],
+    fluent: bool,
+    negated: bool,
+    term: Option<&'s Pat>,
+}
+
+/// The rows of a table step for its keys, and how a walk over the set
+/// bits of the state visits them: with a walk, the rows' fluents are the
+/// ids `base + stride * j`, `j < len`, and the set bits between are
+/// skipped.
+struct TableRows {
+    /// The rows (a slice expression).
+    rows: TokenStream,
+    /// The last column (the fluent's).
+    last: Literal,
+    /// The stride of the walk, if the step walks the state.
+    walk: Option<u32>,
+    /// The variable holding the rows, for a walk.
+    rows_var: Ident,
+    /// Statements naming the rows (`rows<i>`) and their first fluent
+    /// (`base<i>`), for a walk.
+    walk_rows: TokenStream,
+    /// The arguments of `ones` and `any_one`: the state and the range of
+    /// the rows' fluents.
+    state_range: TokenStream,
+    /// With a stride above one: the test that set bit `f` is a row's
+    /// fluent.
+    on_stride: Option<TokenStream>,
+    /// The index of the row of set bit `f`.
+    row_of: TokenStream,
+}
+
+impl TableRows {
+    /// The rows `rows` of step `i` over a table of `columns` columns,
+    /// walked with stride `walk` if any.
+    fn new(i: usize, rows: TokenStream, columns: usize, walk: Option<u32>) -> Self {
+        let last = Literal::usize_unsuffixed(columns.saturating_sub(1));
+        let rows_var = format_ident!("rows{i}");
+        let base = format_ident!("base{i}");
+        let walk_rows = quote! {
+            let #rows_var = #rows;
+            let #base = #rows_var.first().map_or(0, |r| r[#last]);
+        };
+        let stride = walk.unwrap_or(1);
+        let state_range = if stride == 1 {
+            quote! { &self.current.0, #base, #base + #rows_var.len() as u32 }
+        } else {
+            let s = lit(stride);
+            let gap = lit(stride - 1);
+            quote! { &self.current.0, #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
+        };
+        let on_stride = (stride > 1).then(|| {
+            let s = lit(stride);
+            quote! { (f - #base) % #s == 0 }
+        });
+        let row_of = match &on_stride {
+            None => quote! { (f - #base) as usize },
+            Some(_) => {
+                let s = lit(stride);
+                quote! { ((f - #base) / #s) as usize }
+            }
+        };
+        TableRows {
+            rows,
+            last,
+            walk,
+            rows_var,
+            walk_rows,
+            state_range,
+            on_stride,
+            row_of,
+        }
+    }
+}
+
+/// Most slots of a table's direct index (see `RuleGen::offsets`).
+const MAX_OFFSETS: usize = 1 << 16;
+
+impl RuleGen<'_> {
+    /// Leaves the current candidate: the innermost loop's next iteration,
+    /// or the end of the rule.
+    fn fail(&self) -> TokenStream {
+        match self.loops.last() {
+            Some(l) => quote! { continue #l; },
+            None => quote! { break 'rule; },
+        }
+    }
+
+    /// The variable holding rule variable `v`.
+    fn var(v: usize) -> Ident {
+        format_ident!("v{v}")
+    }
+
+    /// The code of the plan from step `i` on: that step around the code of
+    /// the rest, the head's insertion at the end.
+    fn steps(&mut self, i: usize) -> TokenStream {
+        let prelude = self.head_test(i);
+        if i == self.plan.steps.len() {
+            let insert = self.head_insert();
+            return quote! { #prelude #insert };
+        }
+        let step = self.plan.steps[i].clone();
+        let code = match &step {
+            Step::Table {
+                table,
+                key,
+                bind,
+                fluent,
+                negated,
+                term,
+            } => self.table_step(&TableStep {
+                i,
+                table: *table,
+                key,
+                bind,
+                fluent: *fluent,
+                negated: *negated,
+                term: term.as_ref(),
+            }),
+            Step::Fluent { id, negated } => {
+                let id = lit(*id);
+                let test = if *negated {
+                    quote! { self.current.holds(#id) }
+                } else {
+                    quote! { !self.current.holds(#id) }
+                };
+                self.test_then_rest(i, test)
+            }
+            Step::Scan(atom) => self.scan(i, atom),
+            Step::Member { atom, negated } => {
+                let check = self.member_check(atom, *negated);
+                let inner = self.steps(i + 1);
+                quote! { #check #inner }
+            }
+            Step::Distinct(a, b) | Step::Same(a, b) => {
+                let ne = self.ne(a, b);
+                let test = if matches!(step, Step::Distinct(..)) {
+                    quote! { !(#ne) }
+                } else {
+                    ne
+                };
+                self.test_then_rest(i, test)
+            }
+        };
+        quote! { #prelude #code }
+    }
+
+    /// Where the head is bound at step `i` and loops remain: a test that
+    /// leaves the candidate when the head is already known, and from then
+    /// on the loops only search for a witness (`witness`).
+    fn head_test(&mut self, i: usize) -> TokenStream {
+        let steps = &self.plan.steps;
+        if i != self.plan.head_bound_after || !steps[i..].iter().any(Step::is_loop) {
+            return TokenStream::new();
+        }
+        let rule = &self.program.rules[self.plan.rule];
+        let (build, tuple) = self.tuple(&rule.head);
+        let field = rel_field(rule.head.rel);
+        let fail = self.fail();
+        self.witness = Some(fail.clone());
+        quote! {
+            #build
+            if self.#field.contains(&#tuple) { #fail }
+        }
+    }
+
+    /// The insertion of the derived head, then the jump out of the loops
+    /// that only searched for a witness.
+    fn head_insert(&mut self) -> TokenStream {
+        let rule = &self.program.rules[self.plan.rule];
+        let (build, tuple) = self.tuple(&rule.head);
+        let field = rel_field(rule.head.rel);
+        let jump = self.witness.clone().unwrap_or_default();
+        quote! {
+            #build
+            self.#field.insert(#tuple);
+            #jump
+        }
+    }
+
+    /// Leaves the candidate when `test` holds; then the plan from step
+    /// `i + 1` on.
+    fn test_then_rest(&mut self, i: usize, test: TokenStream) -> TokenStream {
+        let fail = self.fail();
+        let inner = self.steps(i + 1);
+        quote! { if #test { #fail } #inner }
+    }
+
+    /// The test that a fully bound atom is (with `negated`, is not) a fact
+    /// of its dynamic relation, leaving the candidate when it fails.
+    fn member_check(&mut self, atom: &Atom, negated: bool) -> TokenStream {
+        let fail = self.fail();
+        let field = rel_field(atom.rel);
+        if negated {
+            let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
+            quote! {
+                'neg: {
+                    #build
+                    if self.#field.contains(&#tuple) { #fail }
+                }
+            }
+        } else {
+            let (build, tuple) = self.tuple(atom);
+            quote! {
+                #build
+                if !self.#field.contains(&#tuple) { #fail }
+            }
+        }
+    }
+
+    /// A step over a constant table: a membership test, a test that a row
+    /// exists, or a loop over the rows that binds their columns.
+    fn table_step(&mut self, s: &TableStep<'_>) -> TokenStream {
+        let keys: Vec<Ident> = s.key.iter().map(|&v| Self::var(v)).collect();
+        if s.bind.is_empty() && !s.fluent {
+            if let Some(code) = self.membership_step(s, &keys) {
+                return code;
+            }
+        }
+        let rows = self.key_rows(s.table, &keys);
+        let walk = self
+            .tables
+            .walk_stride(s.table, s.key.len())
+            .filter(|_| s.fluent);
+        let rows = TableRows::new(s.i, rows, self.tables.tables[s.table].columns, walk);
+        if s.bind.is_empty() {
+            return self.table_exists_step(s, &rows);
+        }
+        self.table_loop(s, rows)
+    }
+
+    /// The test that the keys of a step without bindings nor fluent are
+    /// a row of its table, by its membership bitset if it has one.
+    fn membership_step(&mut self, s: &TableStep<'_>, keys: &[Ident]) -> Option<TokenStream> {
+        let (table, k) = (s.table, s.key.len());
+        let m = self.membership(table, k)?;
+        let mins: Vec<Literal> = m.mins.iter().map(|&v| lit(v)).collect();
+        let starts: Vec<Literal> = m.starts.iter().map(|&v| lit(v)).collect();
+        let sizes: Vec<Literal> = m.sizes.iter().map(|&v| lit(v)).collect();
+        let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
+        let exists = quote! {
+            ranked_member(&#bits, &#ranks, &[#(#mins),*], &[#(#starts),*], &[#(#sizes),*], &[#(#keys),*])
+        };
+        let test = if s.negated {
+            exists
+        } else {
+            quote! { !(#exists) }
+        };
+        let fail = self.fail();
+        let inner = self.steps(s.i + 1);
+        Some(quote! { if #test { #fail } #inner })
+    }
+
+    /// An expression: the rows of table `table` whose first columns are
+    /// `keys` (a slice), through a direct index when it has one.
+    fn key_rows(&mut self, table: usize, keys: &[Ident]) -> TokenStream {
+        let name = format_ident!("T{table}");
+        match self.offsets(table, keys.len(), MAX_OFFSETS) {
+            Some((offsets, mins, spans)) => {
+                let mins = mins.iter().map(|&m| lit(m));
+                let spans = spans.iter().map(|&m| lit(m));
+                quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#keys),*]) }
+            }
+            None => quote! { range(&#name, &[#(#keys),*]) },
+        }
+    }
+
+    /// The test that a step without bindings has a row (with its fluent
+    /// holding, for a fluent table).
+    fn table_exists_step(&mut self, s: &TableStep<'_>, rows: &TableRows) -> TokenStream {
+        let fail = self.fail();
+        let TableRows {
+            rows: expr,
+            last,
+            walk,
+            walk_rows,
+            state_range,
+            on_stride,
+            ..
+        } = rows;
+        let (setup, exists) = match (s.fluent, walk) {
+            (true, Some(1)) => (walk_rows.clone(), quote! { any_one(#state_range) }),
+            (true, Some(_)) => (
+                walk_rows.clone(),
+                quote! { ones(#state_range).any(|f| #on_stride) },
+            ),
+            (true, None) => (
+                TokenStream::new(),
+                quote! { #expr.iter().any(|r| self.current.holds(r[#last])) },
+            ),
+            (false, _) => (TokenStream::new(), quote! { !#expr.is_empty() }),
+        };
+        let test = if s.negated {
+            exists
+        } else {
+            quote! { !(#exists) }
+        };
+        let inner = self.steps(s.i + 1);
+        quote! { #setup if #test { #fail } #inner }
+    }
+
+    /// The loop of a step with bindings over its rows (or, with a walk,
+    /// over the set bits of the state among their fluents), binding the
+    /// variables of the following columns and the fluent's id.
+    fn table_loop(&mut self, s: &TableStep<'_>, rows: TableRows) -> TokenStream {
+        let i = s.i;
+        let last = &rows.last;
+        let label = syn_label(i);
+        let check = if s.fluent && rows.walk.is_none() {
+            quote! { if !self.current.holds(row[#last]) { continue #label; } }
+        } else {
+            TokenStream::new()
+        };
+        let binds = s.bind.iter().enumerate().map(|(k, &v)| {
+            let var = Self::var(v);
+            let col = Literal::usize_unsuffixed(s.key.len() + k);
+            quote! { let #var = row[#col]; }
+        });
+        let mut binds: Vec<TokenStream> = binds.collect();
+        for &v in s.bind {
+            self.bound[v] = true;
+        }
+        // The fluent's id, for a head or query that names the same term.
+        let known = self.known.len();
+        if let Some(term) = s.term.filter(|t| matches!(t, Pat::Func(..))) {
+            let id = format_ident!("f{i}");
+            binds.push(quote! { let #id = row[#last]; });
+            self.known.push((term.clone(), quote! { #id }));
+        }
+        self.loops.push(label.clone());
+        let inner = self.steps(i + 1);
+        self.loops.pop();
+        self.known.truncate(known);
+        let TableRows {
+            rows,
+            walk,
+            walk_rows,
+            state_range,
+            on_stride,
+            row_of,
+            rows_var,
+            ..
+        } = rows;
+        if walk.is_some() {
+            let skip = on_stride.map(|on| quote! { if !(#on) { continue #label; } });
+            return quote! {
+                #walk_rows
+                #label: for f in ones(#state_range) {
+                    #skip
+                    let row = &#rows_var[#row_of];
+                    #(#binds)*
+                    #inner
+                }
+            };
+        }
+        quote! {
+            #label: for row in #rows {
+                #check
+                #(#binds)*
+                #inner
+            }
+        }
+    }
+
+    /// An expression: the first row of table `table` whose first columns
+    /// are `keys` (an `Option`): the row at the keys' slot when the rows
+    /// are exactly the slots of the keys' box, else found through a direct
+    /// index when that box has at most about four times as many slots as
+    /// the table has rows (so the index adds at most about as much to the
+    /// generated source as the table, and a term looked up per legal move
+    /// is found without a search), else by binary search among the rows
+    /// of the longest prefix of the keys that has such an index (a game's
+    /// moves by their first coordinates, a few rows each), or among all
+    /// rows.
+    fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
+        let name = format_ident!("T{table}");
+        if let Some((mins, spans)) = self.exact_box(table, keys.len()) {
+            // Row `i` is the key at slot `i` of the box: no index needed.
+            let mins = mins.iter().map(|&m| lit(m));
+            let spans = spans.iter().map(|&m| lit(m));
+            return quote! { box_slot(&[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).map(|s| &#name[s]) };
+        }
+        let max = (4 * self.tables.tables[table].rows.len() + 64).min(MAX_OFFSETS);
+        // The rows of the longest prefix of the keys (all of them first)
+        // that has a direct index; searched for the whole key when shorter.
+        for k in (1..=keys.len()).rev() {
+            if let Some((offsets, mins, spans)) = self.offsets(table, k, max) {
+                let mins = mins.iter().map(|&m| lit(m));
+                let spans = spans.iter().map(|&m| lit(m));
+                let prefix = &keys[..k];
+                let rows = quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#prefix),*]) };
+                return if k == keys.len() {
+                    quote! { #rows.first() }
+                } else {
+                    quote! { find(#rows, &[#(#keys),*]) }
+                };
+            }
+        }
+        quote! { find(&#name, &[#(#keys),*]) }
+    }
+
+    /// The box of the first `k` columns of table `table` (smallest values
+    /// and spans) when its rows are exactly the box's slots in order, one
+    /// each: then the row of a key is its slot.
+    fn exact_box(&self, table: usize, k: usize) -> Option<(Vec<u32>, Vec<u32>)> {
+        let rows = &self.tables.tables[table].rows;
+        let (mins, spans, volume) = key_box(rows, k)?;
+        let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]);
+        let exact =
+            volume == rows.len() && rows.iter().enumerate().all(|(i, r)| slot(r) == Some(i));
+        exact.then_some((mins, spans))
+    }
+
+    /// A direct index of table `table` by its first `k` columns, when they
+    /// span a box of at most `max` slots: the static offsets array's name,
+    /// the box's smallest values and spans.
+    fn offsets(
+        &mut self,
+        table: usize,
+        k: usize,
+        max: usize,
+    ) -> Option<(Ident, Vec<u32>, Vec<u32>)> {
+        let rows = &self.tables.tables[table].rows;
+        let (mins, spans, volume) = key_box(rows, k).filter(|&(_, _, v)| v <= max)?;
+        let name = format_ident!("O{table}_{k}");
+        if !self
+            .registered
+            .offset_tables
+            .iter()
+            .any(|(n, _)| *n == name)
+        {
+            let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]).expect("in the box");
+            let mut offsets = Vec::with_capacity(volume + 1);
+            let mut r = 0usize;
+            for s in 0..=volume {
+                while r < rows.len() && slot(&rows[r]) < s {
+                    r += 1;
+                }
+                offsets.push(r as u32);
+            }
+            self.registered.offset_tables.push((name.clone(), offsets));
+        }
+        Some((name, mins, spans))
+    }
+
+    /// The membership bitset of table `table` by its first `k` columns
+    /// ([`Tables::membership`]), registered to be emitted as `M<table>_<k>`
+    /// (bits) and `R<table>_<k>` (ranks).
+    fn membership(&mut self, table: usize, k: usize) -> Option<&Membership> {
+        let at = match self
+            .registered
+            .membership_tables
+            .iter()
+            .position(|&(t, n, _)| (t, n) == (table, k))
+        {
+            Some(at) => at,
+            None => {
+                let m = self.tables.membership(table, k)?;
+                self.registered.membership_tables.push((table, k, m));
+                self.registered.membership_tables.len() - 1
+            }
+        };
+        Some(&self.registered.membership_tables[at].2)
+    }
+
+    /// Loops over the facts of a dynamic relation, matching the atom.
+    fn scan(&mut self, i: usize, atom: &Atom) -> TokenStream {
+        let label = syn_label(i);
+        let field = rel_field(atom.rel);
+        let skip = quote! { continue #label; };
+        // Positions bound before the scan: the key of an index.
+        let mask: Vec<bool> = atom
+            .args
+            .iter()
+            .map(|a| match a {
+                Pat::Ground(_) => true,
+                Pat::Var(v) => self.bound[*v],
+                Pat::Func(..) => false,
+            })
+            .collect();
+        let mut matching = TokenStream::new();
+        for (k, arg) in atom.args.iter().enumerate() {
+            if mask[k] {
+                continue;
+            }
+            let col = Literal::usize_unsuffixed(k);
+            let value = quote! { row[#col] };
+            matching.extend(self.match_arg(atom.rel, k, arg, value, &skip));
+        }
+        self.loops.push(label.clone());
+        let inner = self.steps(i + 1);
+        self.loops.pop();
+        let delta = self.delta == Some(i);
+        if !mask.contains(&true) {
+            let start = if delta {
+                quote! { lo }
+            } else {
+                quote! { 0 }
+            };
+            return quote! {
+                #label: for i in #start..self.#field.len() {
+                    let row = self.#field.get(i);
+                    #matching
+                    #inner
+                }
+            };
+        }
+        let known = &mut self.registered.indexes[atom.rel];
+        let index = match known.iter().position(|m| *m == mask) {
+            Some(k) => k,
+            None => {
+                known.push(mask.clone());
+                known.len() - 1
+            }
+        };
+        let index = Literal::usize_unsuffixed(index);
+        let key = atom.args.iter().zip(&mask).map(|(a, &m)| match (a, m) {
+            (Pat::Ground(t), true) => {
+                let id = lit(self.domains.id(*t));
+                quote! { #id }
+            }
+            (Pat::Var(v), true) => {
+                let var = Self::var(*v);
+                quote! { #var }
+            }
+            _ => quote! { 0 },
+        });
+        let cursor = format_ident!("n{i}");
+        // Index chains run from the newest fact to the oldest.
+        let stop = if delta {
+            quote! { if (#cursor as usize) < lo { break #label; } }
+        } else {
+            TokenStream::new()
+        };
+        quote! {
+            let mut #cursor = self.#field.first(#index, &[#(#key),*]);
+            #label: while #cursor != ::gdl_runtime::support::END {
+                #stop
+                let row = self.#field.get(#cursor as usize);
+                #cursor = self.#field.next(#index, #cursor);
+                #matching
+                #inner
+            }
+        }
+    }
+
+    /// Matches a runtime term against a pattern, binding its free variables.
+    fn match_arg(
+        &mut self,
+        rel: RelId,
+        pos: usize,
+        arg: &Pat,
+        value: TokenStream,
+        skip: &TokenStream,
+    ) -> TokenStream {
+        match arg {
+            Pat::Ground(t) => {
+                let id = lit(self.domains.id(*t));
+                quote! { if #value != #id { #skip } }
+            }
+            Pat::Var(v) if self.bound[*v] => {
+                let var = Self::var(*v);
+                quote! { if #value != #var { #skip } }
+            }
+            Pat::Var(v) => {
+                self.bound[*v] = true;
+                if self.uses[*v] == 1 {
+                    return TokenStream::new();
+                }
+                let var = Self::var(*v);
+                quote! { let #var = #value; }
+            }
+            Pat::Func(..) => {
+                // Take the term apart with a table keyed by its id.
+                let vars = arg.vars();
+                let table = self.pattern_table(arg, PatternDomain::Arg(rel, pos), true);
+                let first = self.first_row(table, &[value]);
+                let mut code = quote! {
+                    let Some(d) = #first else { #skip };
+                };
+                for (j, &v) in vars.iter().enumerate() {
+                    let col = Literal::usize_unsuffixed(j + 1);
+                    let var = Self::var(v);
+                    if self.bound[v] {
+                        code.extend(quote! { if d[#col] != #var { #skip } });
+                    } else if self.uses[v] > 1 {
+                        code.extend(quote! { let #var = d[#col]; });
+                    }
+                }
+                for v in vars {
+                    self.bound[v] = true;
+                }
+                code
+            }
+        }
+    }
+
+    /// The tuple of a fully bound atom: code building its compound
+    /// arguments (leaving the candidate when one cannot exist) and the
+    /// tuple expression.
+    fn tuple(&mut self, atom: &Atom) -> (TokenStream, TokenStream) {
+        let fail = self.fail();
+        self.tuple_or(atom, fail)
+    }
+
+    /// As [`RuleGen::tuple`], running `missing` when a compound argument
+    /// has no term.
+    fn tuple_or(&mut self, atom: &Atom, missing: TokenStream) -> (TokenStream, TokenStream) {
+        let mut build = TokenStream::new();
+        let mut parts = Vec::new();
+        for (k, arg) in atom.args.iter().enumerate() {
+            parts.push(match arg {
+                Pat::Ground(t) => {
+                    let id = lit(self.domains.id(*t));
+                    quote! { #id }
+                }
+                Pat::Var(v) => {
+                    let var = Self::var(*v);
+                    quote! { #var }
+                }
+                Pat::Func(..) if self.known.iter().any(|(p, _)| p == arg) => {
+                    let (_, id) = self.known.iter().find(|(p, _)| p == arg).expect("known");
+                    id.clone()
+                }
+                Pat::Func(..) => {
+                    let table = self.pattern_table(arg, PatternDomain::Arg(atom.rel, k), false);
+                    let keys: Vec<TokenStream> = arg
+                        .vars()
+                        .into_iter()
+                        .map(|v| {
+                            let v = Self::var(v);
+                            quote! { #v }
+                        })
+                        .collect();
+                    let n = Literal::usize_unsuffixed(arg.vars().len());
+                    let a = format_ident!("a{k}");
+                    let first = self.first_row(table, &keys);
+                    build.extend(quote! {
+                        let Some(#a) = #first.map(|r| r[#n]) else { #missing };
+                    });
+                    quote! { #a }
+                }
+            });
+        }
+        (build, quote! { [#(#parts),*] })
+    }
+
+    /// A table relating the terms of `domain` that match `pat` to the values
+    /// of its variables: rows `[id, vars...]` when `by_id`, else `[vars..., id]`.
+    fn pattern_table(&mut self, pat: &Pat, domain: PatternDomain, by_id: bool) -> usize {
+        let mut order = Vec::new();
+        let key = (renumbered(pat, &mut order), domain, by_id);
+        if let Some(&table) = self.registered.pattern_tables.get(&key) {
+            return table;
+        }
+        let vars = pat.vars();
+        let nvars = self.program.rules[self.plan.rule].vars.len();
+        let mut rows = Vec::new();
+        let mut binding = vec![None; nvars];
+        let all: Vec<TermId>;
+        let terms = match domain {
+            PatternDomain::Arg(rel, pos) => &self.domains.args[rel][pos],
+            PatternDomain::All => {
+                all = (0..self.program.store.len() as TermId).collect();
+                &all
+            }
+        };
+        for &t in terms {
+            binding.iter_mut().for_each(|b| *b = None);
+            if crate::compile::program::matches(&self.program.store, pat, t, &mut binding) {
+                let values = vars.iter().map(|&v| {
+                    self.domains
+                        .id(binding[v].expect("matched variables are bound"))
+                });
+                let id = self.domains.id(t);
+                rows.push(if by_id {
+                    std::iter::once(id).chain(values).collect()
+                } else {
+                    values.chain(std::iter::once(id)).collect()
+                });
+            }
+        }
+        let table = self.tables.add(Table {
+            columns: vars.len() + 1,
+            rows,
+            fluent_key: None,
+        });
+        self.registered.pattern_tables.insert(key, table);
+        table
+    }
+
+    /// A boolean expression: the two (fully bound) patterns name different terms.
+    fn ne(&mut self, a: &Pat, b: &Pat) -> TokenStream {
+        match (a, b) {
+            (Pat::Ground(x), Pat::Ground(y)) => {
+                let d = x != y;
+                quote! { #d }
+            }
+            (Pat::Ground(_) | Pat::Var(_), Pat::Ground(_) | Pat::Var(_)) => {
+                let x = self.scalar(a);
+                let y = self.scalar(b);
+                quote! { #x != #y }
+            }
+            (Pat::Func(f, xs), Pat::Func(g, ys)) => {
+                if f != g || xs.len() != ys.len() {
+                    return quote! { true };
+                }
+                let parts: Vec<TokenStream> =
+                    xs.iter().zip(ys).map(|(x, y)| self.ne(x, y)).collect();
+                quote! { false #(|| (#parts))* }
+            }
+            (Pat::Ground(t), Pat::Func(g, ys)) | (Pat::Func(g, ys), Pat::Ground(t)) => {
+                match self.program.store.data(*t).clone() {
+                    TermData::Func(f, targs) if f == *g && targs.len() == ys.len() => {
+                        let parts: Vec<TokenStream> = targs
+                            .iter()
+                            .zip(ys)
+                            .map(|(&x, y)| self.ne(&Pat::Ground(x), y))
+                            .collect();
+                        quote! { false #(|| (#parts))* }
+                    }
+                    _ => quote! { true },
+                }
+            }
+            (Pat::Var(v), p @ Pat::Func(..)) | (p @ Pat::Func(..), Pat::Var(v)) => {
+                let table = self.pattern_table(p, PatternDomain::All, true);
+                let name = format_ident!("T{table}");
+                let var = Self::var(*v);
+                let checks = p.vars().into_iter().enumerate().map(|(j, w)| {
+                    let col = Literal::usize_unsuffixed(j + 1);
+                    let w = Self::var(w);
+                    quote! { || d[#col] != #w }
+                });
+                quote! {
+                    match find(&#name, &[#var]) {
+                        None => true,
+                        Some(d) => false #(#checks)*,
+                    }
+                }
+            }
+        }
+    }
+
+    /// The id of a constant or the variable holding it.
+    fn scalar(&self, p: &Pat) -> TokenStream {
+        match p {
+            Pat::Ground(t) => {
+                let id = lit(self.domains.id(*t));
+                quote! { #id }
+            }
+            Pat::Var(v) => {
+                let var = Self::var(*v);
+                quote! { #var }
+            }
+            Pat::Func(..) => unreachable!("scalars are constants or variables"),
+        }
+    }
+}
+
+/// Occurrences of each variable in a rule.
+fn variable_uses(rule: &crate::compile::program::Rule) -> Vec<usize> {
+    let mut uses = vec![0; rule.vars.len()];
+    let mut count = |p: &Pat| p.for_each_var(&mut |v| uses[v] += 1);
+    rule.head.args.iter().for_each(&mut count);
+    for lit in &rule.body {
+        match lit {
+            crate::compile::program::Lit::Pos(a) | crate::compile::program::Lit::Neg(a) => {
+                a.args.iter().for_each(&mut count)
+            }
+            crate::compile::program::Lit::Distinct(x, y)
+            | crate::compile::program::Lit::Same(x, y) => {
+                count(x);
+                count(y);
+            }
+        }
+    }
+    uses
+}
+
+/// The terms a table of [`RuleGen::pattern_table`] takes apart.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum PatternDomain {
+    /// The domain of an argument of a relation.
+    Arg(RelId, usize),
+    /// Every term.
+    All,
+}
+
+/// `pat` with its variables numbered in order of first occurrence
+/// (`order` lists the original numbers), so that patterns that differ
+/// only in their variables' numbers are equal.
+fn renumbered(pat: &Pat, order: &mut Vec<usize>) -> Pat {
+    match pat {
+        Pat::Ground(t) => Pat::Ground(*t),
+        Pat::Var(v) => Pat::Var(match order.iter().position(|w| w == v) {
+            Some(k) => k,
+            None => {
+                order.push(*v);
+                order.len() - 1
+            }
+        }),
+        Pat::Func(f, args) => Pat::Func(*f, args.iter().map(|a| renumbered(a, order)).collect()),
+    }
+}
+
+/// The label of the loop of step `i`.
+fn syn_label(i: usize) -> TokenStream {
+    let l = syn::Lifetime::new(&format!("'l{i}"), Span::call_site());
+    quote! { #l }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::renumbered;
+    use crate::compile::program::Pat;
+    use crate::compile::{generate_with, Strategy};
+
+    /// Patterns that differ only in their variables' numbers share one
+    /// table of their terms; a repeated variable is part of the shape.
+    #[test]
+    fn patterns_are_keyed_by_the_order_their_variables_first_occur() {
+        let f = |vars: [usize; 3]| Pat::Func(7, vars.iter().map(|&v| Pat::Var(v)).collect());
+        let key = |p: &Pat| renumbered(p, &mut Vec::new());
+        assert_eq!(key(&f([4, 9, 4])), key(&f([0, 1, 0])));
+        assert_eq!(key(&f([4, 9, 4])), f([0, 1, 0]));
+        assert_ne!(key(&f([4, 9, 4])), key(&f([4, 9, 9])));
+        assert_ne!(key(&f([4, 9, 2])), key(&f([4, 9, 4])));
+    }
+
+    /// The relational code of a game whose moves `(go ?x ?y)` follow the
+    /// `adj` facts among `facts`, from `(at 1)` until `(at end)`.
+    fn moves_code(end: u32, facts: &str) -> String {
+        let text = format!(
+            "(role a) (init (at 1))
+            (<= (legal a (go ?x ?y)) (true (at ?x)) (adj ?x ?y))
+            (<= (next (at ?y)) (does a (go ?x ?y)))
+            (goal a 100) (<= terminal (true (at {end}))){facts}"
+        );
+        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+        generate_with(&loaded, Strategy::Relational)
+            .expect("compiles")
+            .code
+    }
+
+    /// A legal move `(go ?x ?y)` is looked up by the ids of `?x` and `?y`
+    /// in the table of the moves: 34 moves in a box of 12 × 12 keys, which
+    /// a direct index of 145 offsets serves (no binary search per move).
+    #[test]
+    fn a_term_is_found_through_a_direct_index_of_up_to_four_slots_per_row() {
+        let mut facts = String::new();
+        for x in 1..=12u32 {
+            for y in 1..=12 {
+                if x.abs_diff(y) <= 1 {
+                    facts += &format!(" (adj {x} {y})");
+                }
+            }
+        }
+        let code = moves_code(12, &facts);
+        assert!(code.contains("boxed_range("), "{code}");
+        assert!(!code.contains("find(&"), "{code}");
+    }
+
+    /// A term whose key box is too large for a direct index is searched for
+    /// among the rows of the longest prefix of its key that has one: the 24
+    /// moves `(go x y)`, `y` 100 or 200 above `x`, span at least 12 × 24
+    /// keys, more than a direct index gets (4 × 24 + 64 slots), but their
+    /// first coordinates only 12.
+    #[test]
+    fn a_term_is_searched_for_among_the_rows_of_an_indexed_prefix() {
+        let mut facts = String::new();
+        for x in 1..=12u32 {
+            facts += &format!(
+                " (init (at {x})) (adj {x} {}) (adj {x} {})",
+                x + 100,
+                x + 200
+            );
+        }
+        let code = moves_code(0, &facts);
+        let compact: String = code.split_whitespace().collect();
+        assert!(compact.contains("find(boxed_range(&T"), "{code}");
+        assert!(!code.contains("find(&"), "{code}");
+    }
+}
