@@ -21,8 +21,9 @@ use crate::ir::terms::TermData;
 const MIN_ROWS: usize = 5_000;
 /// Most calls of a relation with fewer than [`MIN_ROWS`] relaxed facts
 /// for it to be inlined (when every call asks from the pieces on the
-/// board): more callers share one materialization (chess_200's
-/// `openBetween`, called by 10 rules, lost 5 % inlined).
+/// board): more callers share one materialization, which then costs less
+/// than evaluating the relation again for each of them (chess_200's
+/// `openBetween`, called by ten rules).
 const MAX_USES_WHEN_SMALL: usize = 4;
 /// Most rules a relation may have to be inlined.
 const MAX_RULES: usize = 16;
