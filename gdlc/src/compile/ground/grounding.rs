@@ -682,7 +682,11 @@ impl<'a> Instantiation<'a> {
 
 #[cfg(test)]
 mod tests {
+    use crate::compile::analyse::domains::{compute, Domains};
+    use crate::compile::analyse::layers::build;
     use crate::compile::analyze;
+    use crate::compile::program::lower::lower;
+    use crate::compile::program::Program;
 
     const GAME: &str = "(role a)\n(init (p 1))\n(n 1)\n(n 2)\n(m 2)\n\
         (<= (legal a (go ?x)) (n ?x) (not (true (p ?x))) (not (m ?x)))\n\
@@ -692,12 +696,21 @@ mod tests {
         (<= (goal a 100) (true (p 2)))\n(<= (goal a 0) (not (true (p 2))))\n\
         (<= terminal (true (p 2)))\n";
 
+    /// `game` lowered, its domains computed, and grounded (by the grounding
+    /// alone: no simulation has picked the drivers yet).
+    fn grounded(game: &str) -> (Program, Domains, super::Ground) {
+        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
+        let mut program = lower(&loaded.analysis.rules).expect("lowers");
+        let domains = compute(&mut program).expect("small domains");
+        let layers = build(&program);
+        let g = super::ground(&program, &domains, &layers).expect("small enough to ground");
+        (program, domains, g)
+    }
+
     #[test]
     fn static_literals_and_filters_are_decided_at_compile_time() {
-        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
-        let c = analyze(&loaded).expect("compiles");
-        let g = c.ground().expect("small enough to ground");
-        let rules = &c.program.rules;
+        let (program, domains, g) = grounded(GAME);
+        let rules = &program.rules;
         let rows_of = |text: &str| {
             let i = rules
                 .iter()
@@ -712,7 +725,7 @@ mod tests {
         // `distinct ?x 2` leaves the instance for (p 1) only.
         assert_eq!(rows_of("(true (p ?x)) (distinct ?x 2)"), Some((1, 0, 1)));
         // `(next f)` is bit `next_base + f`; the fluent's bit is `f`.
-        let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
+        let id = |text: &str| domains.texts.iter().position(|t| t == text).unwrap() as u32;
         let i = rules
             .iter()
             .position(|r| r.text.contains("(distinct ?x 2)"))
@@ -729,11 +742,8 @@ mod tests {
             (<= (legal a (go ?x)) (true (control a)) (n ?x) (not (true (p ?x))))\n\
             (<= (next (p ?x)) (does a (go ?x)))\n(<= (next (control a)) (true (control a)))\n\
             (<= terminal (true (p 3)))\n(<= (goal a 100) (true (p 3)))\n";
-        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
-        let c = analyze(&loaded).expect("compiles");
-        let g = c.ground().expect("small enough to ground");
-        let i = c
-            .program
+        let (program, _, g) = grounded(game);
+        let i = program
             .rules
             .iter()
             .position(|r| r.text.contains("(legal a (go ?x))"))
