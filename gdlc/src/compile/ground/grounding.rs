@@ -501,6 +501,23 @@ impl Answers<'_> {
     }
 }
 
+/// Moves the driver, the positive column (of `pos`) with the most distinct
+/// bits (the first of them on a tie), to column 1 of every row.
+fn move_driver_first(rows: &mut [Vec<u32>], pos: usize) {
+    let distinct = |c: usize| {
+        let mut bits: Vec<u32> = rows.iter().map(|r| r[c]).collect();
+        bits.sort_unstable();
+        bits.dedup();
+        bits.len()
+    };
+    let best = (1..=pos)
+        .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
+        .expect("a positive column");
+    for r in rows {
+        r.swap(1, best);
+    }
+}
+
 /// One instance before padding: the head's bit, the bits of its positive
 /// dynamic literals, those of its negative ones.
 type Instance = (u32, Vec<u32>, Vec<u32>);
@@ -590,22 +607,9 @@ impl<'a> Instantiation<'a> {
                 std::iter::once(head).chain(p).chain(n).collect()
             })
             .collect();
-        // The driver: the positive column with the most distinct bits,
-        // moved first.
         let mut driven = pos > 0;
         if driven {
-            let distinct = |c: usize| {
-                let mut bits: Vec<u32> = rows.iter().map(|r| r[c]).collect();
-                bits.sort_unstable();
-                bits.dedup();
-                bits.len()
-            };
-            let best = (1..=pos)
-                .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
-                .expect("a positive column");
-            for r in &mut rows {
-                r.swap(1, best);
-            }
+            move_driver_first(&mut rows, pos);
         }
         rows.sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
         rows.dedup();

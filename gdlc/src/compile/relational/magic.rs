@@ -140,6 +140,16 @@ fn rewrite_excluding(
     program.rules = rules;
     program.graph = graph;
     classify(program, first);
+    Ok(adorned_relations(&adorned, &factored))
+}
+
+/// The adorned relations made (`adorned`: by original, bound positions
+/// and class of the callers; `factored`: the reach relation of those whose
+/// calls are factored), by adorned copy.
+fn adorned_relations(
+    adorned: &FxHashMap<(RelId, Vec<bool>, Class), (RelId, RelId)>,
+    factored: &FxHashMap<RelId, RelId>,
+) -> Vec<Adorned> {
     let mut out: Vec<Adorned> = adorned
         .iter()
         .map(|(&(original, ref bound, _), &(adorned, magic))| Adorned {
@@ -151,7 +161,7 @@ fn rewrite_excluding(
         })
         .collect();
     out.sort_by_key(|a| a.adorned);
-    Ok(out)
+    out
 }
 
 /// The relations to rewrite (per relation): the large derived ones and

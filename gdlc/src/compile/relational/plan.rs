@@ -460,7 +460,7 @@ fn plan_rule(
     };
     let nvars = rule.vars.len();
     let mut bound = vec![false; nvars];
-    let mut pending: Vec<(&Lit, Option<&Stats>, Option<&Matched>)> = rule
+    let mut pending: Vec<Pending> = rule
         .body
         .iter()
         .zip(&literals.0[index])
@@ -471,19 +471,11 @@ fn plan_rule(
     let mut head_bound_after = if head_vars.is_empty() { 0 } else { usize::MAX };
     loop {
         // Filters whose variables are all bound go first.
-        let mut k = 0;
-        while k < pending.len() {
-            let (lit, _, m) = pending[k];
-            let ready = lit.vars().iter().all(|&v| bound[v]);
-            if ready {
-                pending.remove(k);
-                match lower(program, domains, tables.as_deref_mut(), lit, m, &bound, &[]) {
-                    Lowered::Step(s) => steps.push(s),
-                    Lowered::Always => {}
-                    Lowered::Never => return None,
-                }
-            } else {
-                k += 1;
+        for (lit, _, m) in take_ready(&mut pending, &bound) {
+            match lower(program, domains, tables.as_deref_mut(), lit, m, &bound, &[]) {
+                Lowered::Step(s) => steps.push(s),
+                Lowered::Always => {}
+                Lowered::Never => return None,
             }
         }
         if head_bound_after == usize::MAX && head_vars.iter().all(|&v| bound[v]) {
@@ -529,14 +521,22 @@ fn plan_rule(
     })
 }
 
+/// A literal of a rule still to plan, with its estimate and matches.
+type Pending<'a> = (&'a Lit, Option<&'a Stats>, Option<&'a Matched>);
+
+/// Takes out of `pending` the literals whose variables are all `bound`,
+/// in their order.
+fn take_ready<'a>(pending: &mut Vec<Pending<'a>>, bound: &[bool]) -> Vec<Pending<'a>> {
+    let ready = |(lit, _, _): &Pending| lit.vars().iter().all(|&v| bound[v]);
+    let (now, later) = pending.drain(..).partition(ready);
+    *pending = later;
+    now
+}
+
 /// The index in `pending` of the positive literal cheapest to evaluate
 /// next given the variables `bound`; one that `drives` the semi-naive
 /// rounds counts a quarter of its estimate.
-fn cheapest(
-    pending: &[(&Lit, Option<&Stats>, Option<&Matched>)],
-    bound: &[bool],
-    drives: impl Fn(&Lit) -> bool,
-) -> usize {
+fn cheapest(pending: &[Pending], bound: &[bool], drives: impl Fn(&Lit) -> bool) -> usize {
     let best = pending
         .iter()
         .enumerate()
