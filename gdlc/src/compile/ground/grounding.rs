@@ -20,7 +20,7 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::error::NotGround;
-use crate::compile::program::{lookup, Class, Lit, Program, RelId};
+use crate::compile::program::{lookup, Class, Lit, Program, RelId, Rule};
 use crate::ir::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -263,253 +263,43 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
             limit: crate::compile::analyse::domains::MAX_GROUND_INSTANCES,
         });
     };
-    let fluents = domains.fluents;
-    let state_words = fluents.div_ceil(64).max(1);
+    let state_words = domains.fluents.div_ceil(64).max(1);
     let mut b = Builder {
         bit: FxHashMap::default(),
         next_free: (state_words * 64) as u32,
         atoms: vec![0; program.relations.len()],
     };
     let one = b.fresh();
-    // Per-state relations, in layer order, then the per-move part.
-    let mut heads: Vec<Vec<Vec<TermId>>> = vec![Vec::new(); program.relations.len()];
-    for (rule, found) in program.rules.iter().zip(instances) {
-        let r = rule.head.rel;
-        for binding in found {
-            let row: Vec<TermId> = rule
-                .head
-                .args
-                .iter()
-                .map(|a| {
-                    lookup(&program.store, a, binding).expect("interned by the relaxed evaluation")
-                })
-                .collect();
-            heads[r].push(row);
-        }
-    }
-    for h in &mut heads {
-        h.sort_unstable_by_key(|row| row.iter().map(|&t| domains.id(t)).collect::<Vec<_>>());
-        h.dedup();
-    }
+    let heads = instance_heads(program, domains, instances);
+    // Per-state relations, in layer order, then the per-move part: `next`
+    // (per state when no rule of it reads `does`) gets the next block.
     let next_rels: Vec<RelId> = program.answers[1].clone();
-    for layer in &layers.layers {
-        if layer.class != Class::State {
-            continue;
-        }
-        // `next` (per state when no rule of it reads `does`) gets the next block.
-        for r in layer.members.iter().filter(|r| !next_rels.contains(r)) {
-            for row in &heads[*r] {
-                b.atom(*r, row);
-            }
-        }
-    }
+    b.layer_atoms(layers, Class::State, &heads, &next_rels);
     let move_word = (b.next_free as usize).div_ceil(64);
     let next_base = (move_word * 64) as u32;
-    for &r in &next_rels {
-        for row in &heads[r] {
-            let bit = next_base + domains.id(row[0]);
-            b.bit.insert((r, row.clone()), bit);
-            b.atoms[r] += 1;
-        }
-    }
+    b.next_block(domains, &heads, &next_rels, next_base);
     b.next_free = next_base + (state_words * 64) as u32;
-    // `does`: what `legal` can produce.
-    let mut does: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
-    let mut legal: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
-    // The facts an answer relation can have: its static facts, or the
-    // heads of its instances.
-    let answer_rows = |r: RelId| -> &Vec<Vec<TermId>> {
-        if program.class[r] == Class::Static {
-            &program.facts[r]
-        } else {
-            &heads[r]
-        }
+    let answers = Answers {
+        program,
+        domains,
+        heads: &heads,
+        one,
     };
-    // The bit of an answer fact: always set for a static one.
-    let answer_bits = |b: &Builder, r: RelId, row: &[TermId]| -> u32 {
-        if program.class[r] == Class::Static {
-            one
-        } else {
-            b.bit[&(r, row.to_vec())]
-        }
-    };
-    for &r in &program.answers[0] {
-        for row in answer_rows(r) {
-            let Some(role) = program.roles.iter().position(|&x| x == row[0]) else {
-                continue;
-            };
-            let key = (program.does_rel, row.clone());
-            if !b.bit.contains_key(&key) {
-                let bit = b.fresh();
-                b.bit.insert(key, bit);
-                b.atoms[program.does_rel] += 1;
-                does[role].push((domains.id(row[1]), bit));
-            }
-            legal[role].push((answer_bits(&b, r, row), domains.id(row[1])));
-        }
-    }
-    for d in &mut does {
-        d.sort_unstable();
-    }
-    for l in &mut legal {
-        l.sort_unstable_by_key(|&(_, m)| m);
-        l.dedup_by_key(|&mut (_, m)| m);
-    }
-    for layer in &layers.layers {
-        if layer.class != Class::Move {
-            continue;
-        }
-        for &r in &layer.members {
-            if next_rels.contains(&r) {
-                continue;
-            }
-            for row in &heads[r] {
-                b.atom(r, row);
-            }
-        }
-    }
+    let (legal, does) = answers.moves(&mut b);
+    b.layer_atoms(layers, Class::Move, &heads, &next_rels);
     // At least one bit past the last atom: it is never set. A power of two
     // of words, so that the generated code can mask word indexes instead
     // of checking bounds.
     let words = (b.next_free as usize + 1).div_ceil(64).next_power_of_two();
-
-    let mut terminal = Vec::new();
-    for &r in &program.answers[2] {
-        for row in answer_rows(r) {
-            terminal.push(answer_bits(&b, r, row));
-        }
-    }
-    let mut goals: Vec<Vec<(u32, u32)>> = vec![Vec::new(); program.roles.len()];
-    for &r in &program.answers[3] {
-        for row in answer_rows(r) {
-            if let Some(role) = program.roles.iter().position(|&x| x == row[0]) {
-                goals[role].push((answer_bits(&b, r, row), domains.id(row[1])));
-            }
-        }
-    }
+    let terminal = answers.terminal(&b);
+    let goals = answers.goals(&b);
     if program.answers[1]
         .iter()
         .any(|&r| program.class[r] == Class::Static && !program.facts[r].is_empty())
     {
         return Err(NotGround::StaticNext);
     }
-
-    // The instances as rows of bits.
-    let static_facts: Vec<FxHashSet<Vec<TermId>>> = program
-        .facts
-        .iter()
-        .map(|rows| rows.iter().cloned().collect())
-        .collect();
-    let mut slots = 0usize;
-    let mut rules = Vec::with_capacity(program.rules.len());
-    for (index, (rule, found)) in program.rules.iter().zip(instances).enumerate() {
-        if found.is_empty() {
-            rules.push(None);
-            continue;
-        }
-        let mut rows = Vec::with_capacity(found.len());
-        let (mut pos, mut neg) = (0, 0);
-        'instance: for binding in found {
-            let head_row: Vec<TermId> = rule
-                .head
-                .args
-                .iter()
-                .map(|a| lookup(&program.store, a, binding).expect("head instantiated above"))
-                .collect();
-            let mut p = Vec::new();
-            let mut n = Vec::new();
-            for lit in &rule.body {
-                let (atom, positive) = match lit {
-                    Lit::Pos(a) => (a, true),
-                    Lit::Neg(a) => (a, false),
-                    Lit::Distinct(..) | Lit::Same(..) => continue,
-                };
-                let row: Option<Vec<TermId>> = atom
-                    .args
-                    .iter()
-                    .map(|a| lookup(&program.store, a, binding))
-                    .collect();
-                let r = atom.rel;
-                if program.class[r] == Class::Static {
-                    let holds = row.is_some_and(|row| static_facts[r].contains(&row));
-                    if holds != positive {
-                        continue 'instance;
-                    }
-                    continue;
-                }
-                // No bit: an atom the relaxed evaluation never derives.
-                let bit = match row {
-                    Some(row) if r == program.true_rel => {
-                        let f = domains.id(row[0]);
-                        ((f as usize) < fluents).then_some(f)
-                    }
-                    Some(row) => b.bit.get(&(r, row)).copied(),
-                    None => None,
-                };
-                match (bit, positive) {
-                    (Some(bit), true) => p.push(bit),
-                    (Some(bit), false) => n.push(bit),
-                    (None, true) => continue 'instance,
-                    (None, false) => {}
-                }
-            }
-            pos = pos.max(p.len());
-            neg = neg.max(n.len());
-            let head = b.bit[&(rule.head.rel, head_row)];
-            rows.push((head, p, n));
-        }
-        // Rows of one width: pad with the one bit (positive) and with a bit
-        // that is never set (negative): the head's own bit is not usable,
-        // so the never-set bit is the last one of the vector.
-        let never = (words * 64 - 1) as u32;
-        let mut rows: Vec<Vec<u32>> = rows
-            .into_iter()
-            .map(|(head, mut p, mut n)| {
-                p.resize(pos, one);
-                n.resize(neg, never);
-                std::iter::once(head).chain(p).chain(n).collect()
-            })
-            .collect();
-        // The driver: the positive column with the most distinct bits,
-        // moved first.
-        let mut driven = pos > 0;
-        if driven {
-            let distinct = |c: usize| {
-                let mut bits: Vec<u32> = rows.iter().map(|r| r[c]).collect();
-                bits.sort_unstable();
-                bits.dedup();
-                bits.len()
-            };
-            let best = (1..=pos)
-                .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
-                .expect("a positive column");
-            for r in &mut rows {
-                r.swap(1, best);
-            }
-        }
-        rows.sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
-        rows.dedup();
-        let constant = |c: usize| rows.iter().all(|r| r[c] == rows[0][c]);
-        // A driver with one bit means every positive column has one.
-        driven = driven && !constant(1);
-        let first = if driven { 2 } else { 1 };
-        let guards: Vec<usize> = (first..1 + pos + neg).filter(|&c| constant(c)).collect();
-        // The evaluation keeps one offset per bit of the driver's range.
-        driven = driven && spans(&rows, 1);
-        slots += rows.len() * (1 + pos + neg);
-        if slots > MAX_SLOTS {
-            return Err(NotGround::TooManyTests { limit: MAX_SLOTS });
-        }
-        rules.push(Some(GroundRule {
-            rule: index,
-            pos,
-            neg,
-            rows,
-            driven,
-            guards,
-            projected: false,
-        }));
-    }
+    let rules = Instantiation::new(program, domains, &b.bit).rules(instances, one, words)?;
     let per_move = layers
         .layers
         .iter()
@@ -531,6 +321,35 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
     })
 }
 
+/// Per relation: the heads of its rules' instances, sorted by runtime ids
+/// and without duplicates.
+fn instance_heads(
+    program: &Program,
+    domains: &Domains,
+    instances: &[Vec<Vec<TermId>>],
+) -> Vec<Vec<Vec<TermId>>> {
+    let mut heads: Vec<Vec<Vec<TermId>>> = vec![Vec::new(); program.relations.len()];
+    for (rule, found) in program.rules.iter().zip(instances) {
+        let r = rule.head.rel;
+        for binding in found {
+            let row: Vec<TermId> = rule
+                .head
+                .args
+                .iter()
+                .map(|a| {
+                    lookup(&program.store, a, binding).expect("interned by the relaxed evaluation")
+                })
+                .collect();
+            heads[r].push(row);
+        }
+    }
+    for h in &mut heads {
+        h.sort_unstable_by_key(|row| row.iter().map(|&t| domains.id(t)).collect::<Vec<_>>());
+        h.dedup();
+    }
+    heads
+}
+
 /// Hands out bits.
 struct Builder {
     bit: FxHashMap<(RelId, Vec<TermId>), u32>,
@@ -539,11 +358,13 @@ struct Builder {
 }
 
 impl Builder {
+    /// The next free bit.
     fn fresh(&mut self) -> u32 {
         self.next_free += 1;
         self.next_free - 1
     }
 
+    /// Gives atom `row` of `r` a bit, if it has none yet.
     fn atom(&mut self, r: RelId, row: &[TermId]) {
         let key = (r, row.to_vec());
         if !self.bit.contains_key(&key) {
@@ -552,11 +373,324 @@ impl Builder {
             self.atoms[r] += 1;
         }
     }
+
+    /// Gives a bit to every instance head of the relations of the layers
+    /// of `class`, in layer order, but those of `next` (`next_rels`).
+    fn layer_atoms(
+        &mut self,
+        layers: &Layers,
+        class: Class,
+        heads: &[Vec<Vec<TermId>>],
+        next_rels: &[RelId],
+    ) {
+        for layer in layers.layers.iter().filter(|l| l.class == class) {
+            for r in layer.members.iter().filter(|r| !next_rels.contains(r)) {
+                for row in &heads[*r] {
+                    self.atom(*r, row);
+                }
+            }
+        }
+    }
+
+    /// Gives every `(next f)` head bit `next_base + f`.
+    fn next_block(
+        &mut self,
+        domains: &Domains,
+        heads: &[Vec<Vec<TermId>>],
+        next_rels: &[RelId],
+        next_base: u32,
+    ) {
+        for &r in next_rels {
+            for row in &heads[r] {
+                let bit = next_base + domains.id(row[0]);
+                self.bit.insert((r, row.clone()), bit);
+                self.atoms[r] += 1;
+            }
+        }
+    }
+}
+
+/// Per role: pairs of a bit and an id (of a move or a goal value).
+type PerRole = Vec<Vec<(u32, u32)>>;
+
+/// The bits of the answer relations (`legal`, `terminal`, `goal`).
+struct Answers<'a> {
+    program: &'a Program,
+    domains: &'a Domains,
+    /// The instance heads per relation.
+    heads: &'a [Vec<Vec<TermId>>],
+    /// The bit that is always one.
+    one: u32,
+}
+
+impl Answers<'_> {
+    /// The facts answer relation `r` can have: its static facts, or the
+    /// heads of its instances.
+    fn rows(&self, r: RelId) -> &[Vec<TermId>] {
+        if self.program.class[r] == Class::Static {
+            &self.program.facts[r]
+        } else {
+            &self.heads[r]
+        }
+    }
+
+    /// The bit of an answer fact: always set for a static one.
+    fn bit(&self, b: &Builder, r: RelId, row: &[TermId]) -> u32 {
+        if self.program.class[r] == Class::Static {
+            self.one
+        } else {
+            b.bit[&(r, row.to_vec())]
+        }
+    }
+
+    /// Per role: `(bit, move id)` of each possible legal move, by move id;
+    /// and `(move id, bit)` of each possible `does`, given a bit here (what
+    /// `legal` can produce).
+    fn moves(&self, b: &mut Builder) -> (PerRole, PerRole) {
+        let program = self.program;
+        let mut does: PerRole = vec![Vec::new(); program.roles.len()];
+        let mut legal: PerRole = vec![Vec::new(); program.roles.len()];
+        for &r in &program.answers[0] {
+            for row in self.rows(r) {
+                let Some(role) = program.roles.iter().position(|&x| x == row[0]) else {
+                    continue;
+                };
+                let key = (program.does_rel, row.clone());
+                if !b.bit.contains_key(&key) {
+                    let bit = b.fresh();
+                    b.bit.insert(key, bit);
+                    b.atoms[program.does_rel] += 1;
+                    does[role].push((self.domains.id(row[1]), bit));
+                }
+                legal[role].push((self.bit(b, r, row), self.domains.id(row[1])));
+            }
+        }
+        for d in &mut does {
+            d.sort_unstable();
+        }
+        for l in &mut legal {
+            l.sort_unstable_by_key(|&(_, m)| m);
+            l.dedup_by_key(|&mut (_, m)| m);
+        }
+        (legal, does)
+    }
+
+    /// The bits whose truth makes the state terminal.
+    fn terminal(&self, b: &Builder) -> Vec<u32> {
+        let mut terminal = Vec::new();
+        for &r in &self.program.answers[2] {
+            for row in self.rows(r) {
+                terminal.push(self.bit(b, r, row));
+            }
+        }
+        terminal
+    }
+
+    /// Per role: `(bit, value id)` of each possible goal.
+    fn goals(&self, b: &Builder) -> PerRole {
+        let program = self.program;
+        let mut goals: PerRole = vec![Vec::new(); program.roles.len()];
+        for &r in &program.answers[3] {
+            for row in self.rows(r) {
+                if let Some(role) = program.roles.iter().position(|&x| x == row[0]) {
+                    goals[role].push((self.bit(b, r, row), self.domains.id(row[1])));
+                }
+            }
+        }
+        goals
+    }
+}
+
+/// Moves the driver, the positive column (of `pos`) with the most distinct
+/// bits (the first of them on a tie), to column 1 of every row.
+fn move_driver_first(rows: &mut [Vec<u32>], pos: usize) {
+    let distinct = |c: usize| {
+        let mut bits: Vec<u32> = rows.iter().map(|r| r[c]).collect();
+        bits.sort_unstable();
+        bits.dedup();
+        bits.len()
+    };
+    let best = (1..=pos)
+        .max_by_key(|&c| (distinct(c), std::cmp::Reverse(c)))
+        .expect("a positive column");
+    for r in rows {
+        r.swap(1, best);
+    }
+}
+
+/// One instance before padding: the head's bit, the bits of its positive
+/// dynamic literals, those of its negative ones.
+type Instance = (u32, Vec<u32>, Vec<u32>);
+
+/// What turns the rule instances into rows of bits.
+struct Instantiation<'a> {
+    program: &'a Program,
+    domains: &'a Domains,
+    /// The bit of each atom.
+    bit: &'a FxHashMap<(RelId, Vec<TermId>), u32>,
+    /// Per static relation: its facts.
+    static_facts: Vec<FxHashSet<Vec<TermId>>>,
+}
+
+impl<'a> Instantiation<'a> {
+    /// The instantiation of `program` over the atoms' bits `bit`.
+    fn new(
+        program: &'a Program,
+        domains: &'a Domains,
+        bit: &'a FxHashMap<(RelId, Vec<TermId>), u32>,
+    ) -> Self {
+        let static_facts = program
+            .facts
+            .iter()
+            .map(|rows| rows.iter().cloned().collect())
+            .collect();
+        Instantiation {
+            program,
+            domains,
+            bit,
+            static_facts,
+        }
+    }
+
+    /// Per rule, the ground rule of its `instances` (none without any), in
+    /// a vector of `words` words whose bit `one` is always set; or too many
+    /// tests for the generated source.
+    fn rules(
+        &self,
+        instances: &[Vec<Vec<TermId>>],
+        one: u32,
+        words: usize,
+    ) -> Result<Vec<Option<GroundRule>>, NotGround> {
+        let mut slots = 0usize;
+        let mut rules = Vec::with_capacity(self.program.rules.len());
+        for (index, (rule, found)) in self.program.rules.iter().zip(instances).enumerate() {
+            if found.is_empty() {
+                rules.push(None);
+                continue;
+            }
+            let rule = self.rule(index, rule, found, one, words);
+            slots += rule.rows.len() * (1 + rule.pos + rule.neg);
+            if slots > MAX_SLOTS {
+                return Err(NotGround::TooManyTests { limit: MAX_SLOTS });
+            }
+            rules.push(Some(rule));
+        }
+        Ok(rules)
+    }
+
+    /// The ground rule of `rule` (rule `index`) from its instances `found`:
+    /// its rows padded to one width, the driver moved first and sorted by,
+    /// the guards found.
+    fn rule(
+        &self,
+        index: usize,
+        rule: &Rule,
+        found: &[Vec<TermId>],
+        one: u32,
+        words: usize,
+    ) -> GroundRule {
+        let instances: Vec<Instance> = found
+            .iter()
+            .filter_map(|binding| self.instance(rule, binding))
+            .collect();
+        let pos = instances.iter().map(|(_, p, _)| p.len()).max().unwrap_or(0);
+        let neg = instances.iter().map(|(_, _, n)| n.len()).max().unwrap_or(0);
+        // Rows of one width: pad with the one bit (positive) and with a bit
+        // that is never set (negative): the head's own bit is not usable,
+        // so the never-set bit is the last one of the vector.
+        let never = (words * 64 - 1) as u32;
+        let mut rows: Vec<Vec<u32>> = instances
+            .into_iter()
+            .map(|(head, mut p, mut n)| {
+                p.resize(pos, one);
+                n.resize(neg, never);
+                std::iter::once(head).chain(p).chain(n).collect()
+            })
+            .collect();
+        let mut driven = pos > 0;
+        if driven {
+            move_driver_first(&mut rows, pos);
+        }
+        rows.sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
+        rows.dedup();
+        let constant = |c: usize| rows.iter().all(|r| r[c] == rows[0][c]);
+        // A driver with one bit means every positive column has one.
+        driven = driven && !constant(1);
+        let first = if driven { 2 } else { 1 };
+        let guards: Vec<usize> = (first..1 + pos + neg).filter(|&c| constant(c)).collect();
+        // The evaluation keeps one offset per bit of the driver's range.
+        driven = driven && spans(&rows, 1);
+        GroundRule {
+            rule: index,
+            pos,
+            neg,
+            rows,
+            driven,
+            guards,
+            projected: false,
+        }
+    }
+
+    /// The instance of `rule` for `binding`, its static literals decided;
+    /// `None` when one of them (or a positive literal on an atom the relaxed
+    /// evaluation never derives) fails.
+    fn instance(&self, rule: &Rule, binding: &[TermId]) -> Option<Instance> {
+        let program = self.program;
+        let head_row: Vec<TermId> = rule
+            .head
+            .args
+            .iter()
+            .map(|a| lookup(&program.store, a, binding).expect("head instantiated above"))
+            .collect();
+        let mut p = Vec::new();
+        let mut n = Vec::new();
+        for lit in &rule.body {
+            let (atom, positive) = match lit {
+                Lit::Pos(a) => (a, true),
+                Lit::Neg(a) => (a, false),
+                Lit::Distinct(..) | Lit::Same(..) => continue,
+            };
+            let row: Option<Vec<TermId>> = atom
+                .args
+                .iter()
+                .map(|a| lookup(&program.store, a, binding))
+                .collect();
+            let r = atom.rel;
+            if program.class[r] == Class::Static {
+                let holds = row.is_some_and(|row| self.static_facts[r].contains(&row));
+                if holds != positive {
+                    return None;
+                }
+                continue;
+            }
+            // No bit: an atom the relaxed evaluation never derives.
+            let bit = match row {
+                Some(row) if r == program.true_rel => {
+                    let f = self.domains.id(row[0]);
+                    ((f as usize) < self.domains.fluents).then_some(f)
+                }
+                Some(row) => self.bit.get(&(r, row)).copied(),
+                None => None,
+            };
+            match (bit, positive) {
+                (Some(bit), true) => p.push(bit),
+                (Some(bit), false) => n.push(bit),
+                (None, true) => return None,
+                (None, false) => {}
+            }
+        }
+        let head = self.bit[&(rule.head.rel, head_row)];
+        Some((head, p, n))
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::compile::analyse::domains::{compute, Domains};
+    use crate::compile::analyse::layers::build;
     use crate::compile::analyze;
+    use crate::compile::program::lower::lower;
+    use crate::compile::program::Program;
 
     const GAME: &str = "(role a)\n(init (p 1))\n(n 1)\n(n 2)\n(m 2)\n\
         (<= (legal a (go ?x)) (n ?x) (not (true (p ?x))) (not (m ?x)))\n\
@@ -566,12 +700,21 @@ mod tests {
         (<= (goal a 100) (true (p 2)))\n(<= (goal a 0) (not (true (p 2))))\n\
         (<= terminal (true (p 2)))\n";
 
+    /// `game` lowered, its domains computed, and grounded (by the grounding
+    /// alone: no simulation has picked the drivers yet).
+    fn grounded(game: &str) -> (Program, Domains, super::Ground) {
+        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
+        let mut program = lower(&loaded.analysis.rules).expect("lowers");
+        let domains = compute(&mut program).expect("small domains");
+        let layers = build(&program);
+        let g = super::ground(&program, &domains, &layers).expect("small enough to ground");
+        (program, domains, g)
+    }
+
     #[test]
     fn static_literals_and_filters_are_decided_at_compile_time() {
-        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
-        let c = analyze(&loaded).expect("compiles");
-        let g = c.ground().expect("small enough to ground");
-        let rules = &c.program.rules;
+        let (program, domains, g) = grounded(GAME);
+        let rules = &program.rules;
         let rows_of = |text: &str| {
             let i = rules
                 .iter()
@@ -586,7 +729,7 @@ mod tests {
         // `distinct ?x 2` leaves the instance for (p 1) only.
         assert_eq!(rows_of("(true (p ?x)) (distinct ?x 2)"), Some((1, 0, 1)));
         // `(next f)` is bit `next_base + f`; the fluent's bit is `f`.
-        let id = |text: &str| c.domains.texts.iter().position(|t| t == text).unwrap() as u32;
+        let id = |text: &str| domains.texts.iter().position(|t| t == text).unwrap() as u32;
         let i = rules
             .iter()
             .position(|r| r.text.contains("(distinct ?x 2)"))
@@ -603,11 +746,8 @@ mod tests {
             (<= (legal a (go ?x)) (true (control a)) (n ?x) (not (true (p ?x))))\n\
             (<= (next (p ?x)) (does a (go ?x)))\n(<= (next (control a)) (true (control a)))\n\
             (<= terminal (true (p 3)))\n(<= (goal a 100) (true (p 3)))\n";
-        let loaded = crate::load_bytes("t.kif".into(), game.as_bytes().to_vec()).expect("valid");
-        let c = analyze(&loaded).expect("compiles");
-        let g = c.ground().expect("small enough to ground");
-        let i = c
-            .program
+        let (program, _, g) = grounded(game);
+        let i = program
             .rules
             .iter()
             .position(|r| r.text.contains("(legal a (go ?x))"))

@@ -31,9 +31,9 @@ const MAX_LEVELS: usize = u16::MAX as usize;
 
 /// What an instance visited by a full evaluation costs, in literal updates
 /// of an incremental one, as a fraction: a visit reads a table row and
-/// tests several bits, an update changes one count. Calibrated side by
-/// side on ticTacToe, connectFour and breakthrough (docs/PERFORMANCE.md):
-/// 3/2 picks the faster of the layer choices measured on each.
+/// tests several bits, an update changes one count. Calibrated by timing
+/// the layer choices side by side on ticTacToe, connectFour and
+/// breakthrough: this ratio picks the faster one on each.
 const FULL_VISIT: (u64, u64) = (3, 2);
 
 /// Whether `incremental` literal updates cost less than `full` visits.
@@ -81,27 +81,41 @@ impl Incremental {
 /// drivers chosen from it), which layers of `ground` are kept up to date
 /// incrementally, and builds their tables; or says why none is.
 pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incremental, NotIncremental> {
-    let n = layers.layers.len();
     let bits = ground.words * 64;
-    let never = (bits - 1) as u32;
-    let head_layer = head_layers(ground, layers);
-    // Per layer: the layers whose atoms it reads.
-    let mut reads = vec![Vec::new(); n];
-    for (l, layer) in layers.layers.iter().enumerate() {
-        for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
-            for row in &g.rows {
-                for &b in &row[1..] {
-                    if let Some(m) = head_layer[b as usize] {
-                        if m != l && !reads[l].contains(&m) {
-                            reads[l].push(m);
-                        }
-                    }
-                }
-            }
-        }
+    let (chosen, moves) = choose(ground, layers, &costs);
+    if !chosen.contains(&true) {
+        return Err(NotIncremental::NotCheaper {
+            states: costs.states,
+        });
     }
-    // A layer is incremental when that is cheaper, it reads only
-    // incremental layers, and no atom of it depends on itself.
+    let (heads, positives, literals) = instances(ground, layers, &chosen);
+    let (occurrence_starts, occurrences) = occurrence_lists(bits, literals);
+    let level = levels(&heads, &positives, &occurrence_starts, &occurrences)
+        .ok_or(NotIncremental::AtomCycle)?;
+    let levels = level.iter().max().map_or(1, |&l| l as usize + 1);
+    if levels > MAX_LEVELS {
+        return Err(NotIncremental::TooManyLevels { limit: MAX_LEVELS });
+    }
+    let level_starts = level_starts(&heads, &level, levels);
+    Ok(Incremental {
+        layers: chosen,
+        moves,
+        costs,
+        heads,
+        positives,
+        occurrence_starts,
+        occurrences,
+        level: level.into_iter().map(|l| l as u16).collect(),
+        level_starts,
+    })
+}
+
+/// Per layer, whether it is incremental: when that is cheaper, it reads
+/// only incremental layers, and no atom of it depends on itself; and
+/// whether the per-move layers are, which are chosen together.
+fn choose(ground: &Ground, layers: &Layers, costs: &Costs) -> (Vec<bool>, bool) {
+    let n = layers.layers.len();
+    let reads = layer_reads(ground, layers);
     let mut chosen = vec![false; n];
     for l in 0..n {
         chosen[l] = !ground.per_move[l]
@@ -122,19 +136,45 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
             chosen[l] = true;
         }
     }
-    if !chosen.contains(&true) {
-        return Err(NotIncremental::NotCheaper {
-            states: costs.states,
-        });
-    }
+    (chosen, moves)
+}
 
+/// Per layer: the other layers whose atoms it reads.
+fn layer_reads(ground: &Ground, layers: &Layers) -> Vec<Vec<usize>> {
+    let head_layer = head_layers(ground, layers);
+    let mut reads = vec![Vec::new(); layers.layers.len()];
+    for (l, layer) in layers.layers.iter().enumerate() {
+        for g in layer.rules.iter().filter_map(|&r| ground.rules[r].as_ref()) {
+            for row in &g.rows {
+                for &b in &row[1..] {
+                    if let Some(m) = head_layer[b as usize] {
+                        if m != l && !reads[l].contains(&m) {
+                            reads[l].push(m);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    reads
+}
+
+/// The instances of the `chosen` layers: per instance its head's bit and
+/// its count of positive literals, and its literals as `(bit, instance <<
+/// 1 | negative)` pairs.
+fn instances(
+    ground: &Ground,
+    layers: &Layers,
+    chosen: &[bool],
+) -> (Vec<u32>, Vec<u32>, Vec<(u32, u32)>) {
+    let never = (ground.words * 64 - 1) as u32;
     let mut heads = Vec::new();
     let mut positives = Vec::new();
     let mut literals: Vec<(u32, u32)> = Vec::new();
     let rows = layers
         .layers
         .iter()
-        .zip(&chosen)
+        .zip(chosen)
         .filter(|&(_, &c)| c)
         .flat_map(|(layer, _)| &layer.rules)
         .filter_map(|&r| ground.rules[r].as_ref());
@@ -150,15 +190,15 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
             literals.extend(neg.map(|&b| (b, instance << 1 | 1)));
         }
     }
-    let (occurrence_starts, occurrences) = occurrence_lists(bits, literals);
-    let level = levels(&heads, &positives, &occurrence_starts, &occurrences)
-        .ok_or(NotIncremental::AtomCycle)?;
-    let levels = level.iter().max().map_or(1, |&l| l as usize + 1);
-    if levels > MAX_LEVELS {
-        return Err(NotIncremental::TooManyLevels { limit: MAX_LEVELS });
-    }
-    let mut is_head = vec![false; bits];
-    for &h in &heads {
+    (heads, positives, literals)
+}
+
+/// Per level of `level` (`levels` of them), and one past the last: where
+/// its atoms, the bits some instance of `heads` sets, start in the queue
+/// of atoms to settle.
+fn level_starts(heads: &[u32], level: &[u32], levels: usize) -> Vec<u32> {
+    let mut is_head = vec![false; level.len()];
+    for &h in heads {
         is_head[h as usize] = true;
     }
     let mut level_starts = vec![0u32; levels + 1];
@@ -170,17 +210,7 @@ pub fn plan(ground: &Ground, layers: &Layers, costs: Costs) -> Result<Incrementa
     for l in 0..levels {
         level_starts[l + 1] += level_starts[l];
     }
-    Ok(Incremental {
-        layers: chosen,
-        moves,
-        costs,
-        heads,
-        positives,
-        occurrence_starts,
-        occurrences,
-        level: level.into_iter().map(|l| l as u16).collect(),
-        level_starts,
-    })
+    level_starts
 }
 
 /// Whether no atom of recursive layer `l` depends on itself.

@@ -45,10 +45,219 @@ pub struct Costs {
 /// Plays random playouts of `ground` and returns the costs of each layer
 /// (but [`Costs::full`], which [`crate::compile::ground::drivers::choose_drivers`] fills in).
 pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
-    let n = layers.layers.len();
+    let mut sim = Simulation::new(ground, layers);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let rows: u64 = ground
+        .rules
+        .iter()
+        .flatten()
+        .map(|g| g.rows.len() as u64)
+        .sum();
+    let mut work = 0u64;
+    'playouts: loop {
+        let mut state = ground.initial.clone();
+        for _ in 0..MAX_LENGTH {
+            if sim.costs.states >= STATES || work >= WORK {
+                break 'playouts;
+            }
+            sim.costs.states += 1;
+            let terminal = sim.state_layers(&state);
+            work += rows;
+            if terminal {
+                break;
+            }
+            if !sim.joint_move(&mut rng) {
+                break 'playouts;
+            }
+            sim.move_layers(&mut state);
+        }
+        if sim.costs.states >= STATES || work >= WORK {
+            break;
+        }
+    }
+    sim.costs
+}
+
+/// The deterministic pseudo-random numbers of the playouts (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    /// A number below `k`.
+    fn below(&mut self, k: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        ((u128::from(z) * k as u128) >> 64) as usize
+    }
+}
+
+/// A playout in progress: the bit vector, what was measured so far, and
+/// what measuring needs.
+struct Simulation<'a> {
+    /// The ground program played.
+    ground: &'a Ground,
+    /// Its layers.
+    layers: &'a Layers,
+    /// Per bit: (layer, occurrences) of the instances that read it.
+    readers: Vec<Vec<(usize, u32)>>,
+    /// Per bit: the layer whose instances set it, if any.
+    head_layer: Vec<Option<usize>>,
+    /// Per phase (`legal`, `next`, `terminal`, `goal`): per layer, whether
+    /// the phase evaluates it.
+    cones: [Vec<bool>; 4],
+    /// What was measured so far.
+    costs: Costs,
+    /// The candidates' visits of the current state (or joint move).
+    visits: Vec<Vec<u64>>,
+    /// The vectors after the last state's and the last joint move's layers.
+    last_state: Vec<u64>,
+    last_move: Vec<u64>,
+    /// The bit vector.
+    v: Vec<u64>,
+}
+
+impl<'a> Simulation<'a> {
+    /// A simulation of `ground`, nothing measured yet.
+    fn new(ground: &'a Ground, layers: &'a Layers) -> Self {
+        let n = layers.layers.len();
+        let words = ground.words;
+        let in_phase = |p: usize| {
+            let mut v = vec![false; n];
+            for &l in &layers.phases[p] {
+                v[l] = true;
+            }
+            v
+        };
+        let drivers: Vec<Vec<u64>> = ground
+            .rules
+            .iter()
+            .map(|g| vec![0; g.as_ref().map_or(0, |g| g.pos + 1)])
+            .collect();
+        Simulation {
+            ground,
+            layers,
+            readers: readers(ground, layers),
+            head_layer: head_layers(ground, layers),
+            cones: [in_phase(0), in_phase(1), in_phase(2), in_phase(3)],
+            costs: Costs {
+                states: 0,
+                full: vec![0; n],
+                drivers: drivers.clone(),
+                incremental: vec![0; n],
+            },
+            visits: drivers,
+            last_state: vec![0u64; words],
+            last_move: vec![0u64; words],
+            v: vec![0u64; words],
+        }
+    }
+
+    /// Evaluates the per-state layers of `state`, counting what the
+    /// reasoner would visit; whether `state` is terminal.
+    fn state_layers(&mut self, state: &[u64]) -> bool {
+        let (ground, layers) = (self.ground, self.layers);
+        let [legal_cone, next_cone, terminal_cone, goal_cone] = &self.cones;
+        let v = &mut self.v;
+        v.iter_mut().for_each(|w| *w = 0);
+        v[..state.len()].copy_from_slice(state);
+        set(v, ground.one);
+        for (l, layer) in layers.layers.iter().enumerate() {
+            if !ground.per_move[l] {
+                evaluate(ground, layer, v, &mut self.visits);
+            }
+        }
+        let terminal = ground.terminal.iter().any(|&b| bit(v, b));
+        for l in 0..layers.layers.len() {
+            let used = terminal_cone[l]
+                || legal_cone[l]
+                || (terminal && goal_cone[l])
+                || (!terminal && next_cone[l]);
+            if !ground.per_move[l] {
+                take(
+                    &layers.layers[l],
+                    used,
+                    &mut self.visits,
+                    &mut self.costs.drivers,
+                );
+            }
+        }
+        let per_state = |l: usize| !ground.per_move[l];
+        changes(
+            &self.last_state,
+            v,
+            &self.readers,
+            &self.head_layer,
+            per_state,
+            &mut self.costs.incremental,
+        );
+        self.last_state.copy_from_slice(v);
+        terminal
+    }
+
+    /// Sets the `does` bits of a random joint move; false when some role
+    /// has no legal move.
+    fn joint_move(&mut self, rng: &mut Rng) -> bool {
+        for (role, legal) in self.ground.legal.iter().enumerate() {
+            let moves: Vec<u32> = legal
+                .iter()
+                .filter(|&&(b, _)| bit(&self.v, b))
+                .map(|&(_, m)| m)
+                .collect();
+            if moves.is_empty() {
+                return false;
+            }
+            let m = moves[rng.below(moves.len())];
+            let does = &self.ground.does[role];
+            if let Ok(i) = does.binary_search_by_key(&m, |&(m, _)| m) {
+                set(&mut self.v, does[i].1);
+            }
+        }
+        true
+    }
+
+    /// Evaluates the per-move layers of the joint move set, counting what
+    /// the reasoner would visit, and moves `state` to the next state.
+    fn move_layers(&mut self, state: &mut [u64]) {
+        let (ground, layers) = (self.ground, self.layers);
+        let next_cone = &self.cones[1];
+        let v = &mut self.v;
+        for (l, layer) in layers.layers.iter().enumerate() {
+            if ground.per_move[l] {
+                evaluate(ground, layer, v, &mut self.visits);
+                take(
+                    layer,
+                    next_cone[l],
+                    &mut self.visits,
+                    &mut self.costs.drivers,
+                );
+            }
+        }
+        let per_move = |l: usize| ground.per_move[l];
+        changes(
+            &self.last_move,
+            v,
+            &self.readers,
+            &self.head_layer,
+            per_move,
+            &mut self.costs.incremental,
+        );
+        self.last_move.copy_from_slice(v);
+        let base = ground.move_word;
+        let k = state.len();
+        state.copy_from_slice(&v[base..base + k]);
+        // Clear the per-move part for the next state.
+        for w in &mut v[base..] {
+            *w = 0;
+        }
+    }
+}
+
+/// Per bit of `ground`'s vector: (layer, occurrences) of the instances
+/// that read it (the padding bits excluded).
+fn readers(ground: &Ground, layers: &Layers) -> Vec<Vec<(usize, u32)>> {
     let words = ground.words;
-    // Per bit: (layer, occurrences) of the instances that read it.
-    let head_layer = head_layers(ground, layers);
     let mut readers: Vec<Vec<(usize, u32)>> = vec![Vec::new(); words * 64];
     let never = (words * 64 - 1) as u32;
     for (l, layer) in layers.layers.iter().enumerate() {
@@ -64,135 +273,7 @@ pub fn simulate(ground: &Ground, layers: &Layers) -> Costs {
             }
         }
     }
-    let in_phase = |p: usize| {
-        let mut v = vec![false; n];
-        for &l in &layers.phases[p] {
-            v[l] = true;
-        }
-        v
-    };
-    let (legal_cone, next_cone, terminal_cone, goal_cone) =
-        (in_phase(0), in_phase(1), in_phase(2), in_phase(3));
-
-    let drivers: Vec<Vec<u64>> = ground
-        .rules
-        .iter()
-        .map(|g| vec![0; g.as_ref().map_or(0, |g| g.pos + 1)])
-        .collect();
-    let mut costs = Costs {
-        states: 0,
-        full: vec![0; n],
-        drivers: drivers.clone(),
-        incremental: vec![0; n],
-    };
-    // The candidates' visits of the current state (or joint move).
-    let mut visits = drivers;
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-    let mut below = |k: usize| -> usize {
-        rng = rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        ((u128::from(z) * k as u128) >> 64) as usize
-    };
-    let initial = ground.initial.clone();
-    // The vectors after the last state's and the last joint move's layers.
-    let mut last_state = vec![0u64; words];
-    let mut last_move = vec![0u64; words];
-    let rows: u64 = ground
-        .rules
-        .iter()
-        .flatten()
-        .map(|g| g.rows.len() as u64)
-        .sum();
-    let mut work = 0u64;
-    let mut v = vec![0u64; words];
-    'playouts: loop {
-        let mut state = initial.clone();
-        for _ in 0..MAX_LENGTH {
-            if costs.states >= STATES || work >= WORK {
-                break 'playouts;
-            }
-            costs.states += 1;
-            // The state's layers.
-            v.iter_mut().for_each(|w| *w = 0);
-            v[..state.len()].copy_from_slice(&state);
-            set(&mut v, ground.one);
-            for (l, layer) in layers.layers.iter().enumerate() {
-                if !ground.per_move[l] {
-                    evaluate(ground, layer, &mut v, &mut visits);
-                }
-            }
-            let terminal = ground.terminal.iter().any(|&b| bit(&v, b));
-            for l in 0..n {
-                let used = terminal_cone[l]
-                    || legal_cone[l]
-                    || (terminal && goal_cone[l])
-                    || (!terminal && next_cone[l]);
-                if !ground.per_move[l] {
-                    take(&layers.layers[l], used, &mut visits, &mut costs.drivers);
-                }
-            }
-            work += rows;
-            let per_state = |l: usize| !ground.per_move[l];
-            changes(
-                &last_state,
-                &v,
-                &readers,
-                &head_layer,
-                per_state,
-                &mut costs.incremental,
-            );
-            last_state.copy_from_slice(&v);
-            if terminal {
-                break;
-            }
-            // A random joint move, and its layers.
-            for (role, legal) in ground.legal.iter().enumerate() {
-                let moves: Vec<u32> = legal
-                    .iter()
-                    .filter(|&&(b, _)| bit(&v, b))
-                    .map(|&(_, m)| m)
-                    .collect();
-                if moves.is_empty() {
-                    break 'playouts;
-                }
-                let m = moves[below(moves.len())];
-                let does = &ground.does[role];
-                if let Ok(i) = does.binary_search_by_key(&m, |&(m, _)| m) {
-                    set(&mut v, does[i].1);
-                }
-            }
-            for (l, layer) in layers.layers.iter().enumerate() {
-                if ground.per_move[l] {
-                    evaluate(ground, layer, &mut v, &mut visits);
-                    take(layer, next_cone[l], &mut visits, &mut costs.drivers);
-                }
-            }
-            let per_move = |l: usize| ground.per_move[l];
-            changes(
-                &last_move,
-                &v,
-                &readers,
-                &head_layer,
-                per_move,
-                &mut costs.incremental,
-            );
-            last_move.copy_from_slice(&v);
-            let base = ground.move_word;
-            let k = state.len();
-            state.copy_from_slice(&v[base..base + k]);
-            // Clear the per-move part for the next state.
-            for w in &mut v[base..] {
-                *w = 0;
-            }
-        }
-        if costs.states >= STATES || work >= WORK {
-            break;
-        }
-    }
-    costs
+    readers
 }
 
 /// Adds to `incremental` what updating the atoms that differ between `old`

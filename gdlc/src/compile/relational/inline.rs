@@ -21,8 +21,9 @@ use crate::ir::terms::TermData;
 const MIN_ROWS: usize = 5_000;
 /// Most calls of a relation with fewer than [`MIN_ROWS`] relaxed facts
 /// for it to be inlined (when every call asks from the pieces on the
-/// board): more callers share one materialization (chess_200's
-/// `openBetween`, called by 10 rules, lost 5 % inlined).
+/// board): more callers share one materialization, which then costs less
+/// than evaluating the relation again for each of them (chess_200's
+/// `openBetween`, called by ten rules).
 const MAX_USES_WHEN_SMALL: usize = 4;
 /// Most rules a relation may have to be inlined.
 const MAX_RULES: usize = 16;
@@ -366,7 +367,23 @@ fn occurs(v: usize, p: &Pat) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::{analyze_with, Strategy};
+    use crate::compile::analyse::domains::compute;
+    use crate::compile::program::lower::lower;
+    use crate::compile::program::Program;
+
+    /// `text` lowered and its relations inlined: the program after, and
+    /// the names of the relations inlined, in their order.
+    fn inlined(text: &str) -> (Program, Vec<String>) {
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let mut program = lower(&loaded.analysis.rules).expect("lowers");
+        let domains = compute(&mut program).expect("small domains");
+        let inlined = super::inline(&mut program, &domains);
+        let names = inlined
+            .iter()
+            .map(|&r| program.relations[r].name.clone())
+            .collect();
+        (program, names)
+    }
 
     /// `slide` is a union of two small state relations (a few facts each:
     /// far below the size that makes a relation worth inlining) and
@@ -389,16 +406,7 @@ mod tests {
 
     #[test]
     fn unions_and_small_relations_asked_from_the_pieces_are_inlined() {
-        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
-        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
-        let p = &c.program;
-        let inlined: Vec<&str> = c
-            .relational()
-            .unwrap()
-            .inlined
-            .iter()
-            .map(|&r| p.relations[r].name.as_str())
-            .collect();
+        let (p, inlined) = inlined(GAME);
         // `slide` as a union; `left` once `slide` is unfolded into `legal`
         // (it is asked from the square of `(at ?x)` there) and `near` from
         // the start, both small. `right` stays: the second call in `near`'s
@@ -418,7 +426,7 @@ mod tests {
 
     #[test]
     fn a_small_relation_is_inlined_only_when_every_call_asks_from_the_pieces() {
-        let inlined = |extra: &str| {
+        let inlined_with = |extra: &str| {
             let text = format!(
                 "(role a) (init (at 1)) (init (free 2)) (init (free 3))
                 (succ 1 2) (succ 2 3) (succ 3 4)
@@ -429,24 +437,16 @@ mod tests {
                 (<= (next (free ?y)) (true (free ?y)))
                 (goal a 100) (<= terminal (true (at 3)))"
             );
-            let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-            let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
-            let p = &c.program;
-            c.relational()
-                .unwrap()
-                .inlined
-                .iter()
-                .map(|&r| p.relations[r].name.clone())
-                .collect::<Vec<String>>()
+            inlined(&text).1
         };
         // Asked from the square of `(at ?x)`: evaluated there only.
-        assert_eq!(inlined(""), ["step"]);
+        assert_eq!(inlined_with(""), ["step"]);
         // Also asked from a static relation alone (every square it lists),
         // or from another derived relation: materialized once for all.
         let from_static = "(<= (legal a (any ?y)) (succ ?x 3) (step ?x ?y))";
-        assert!(inlined(from_static).is_empty());
+        assert!(inlined_with(from_static).is_empty());
         let from_derived = "(<= (reach ?y) (true (at ?x)) (step ?x ?y))
             (<= (legal a (far ?z)) (reach ?y) (step ?y ?z))";
-        assert!(inlined(from_derived).is_empty());
+        assert!(inlined_with(from_derived).is_empty());
     }
 }

@@ -24,9 +24,10 @@ use crate::graph::{Polarity, RelationGraph};
 use crate::syntax::ast::Relation;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Relations with fewer relaxed facts are cheap enough to materialize
-/// (recursive or not: reversi's small recursive `hasothercolorindir` was
-/// five times slower with magic sets than materialized).
+/// Relations with fewer relaxed facts are cheap enough to materialize,
+/// recursive or not: a small recursive relation (reversi's
+/// `hasothercolorindir`) costs more through magic sets than computed once
+/// for all.
 const MIN_ROWS: usize = 5_000;
 /// The rewrite is given up past this many rules.
 const MAX_RULES: usize = 4_000;
@@ -77,17 +78,7 @@ fn rewrite_excluding(
     shapes: &FxHashMap<RelId, Linear>,
     excluded: &FxHashSet<RelId>,
 ) -> Result<Vec<Adorned>, Vec<RelId>> {
-    let large: Vec<bool> = (0..program.relations.len())
-        .map(|r| derived[r] && domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS))
-        .collect();
-    let small: FxHashSet<RelId> = shapes
-        .keys()
-        .copied()
-        .filter(|&r| !large[r] && !excluded.contains(&r))
-        .collect();
-    let targets: Vec<bool> = (0..program.relations.len())
-        .map(|r| large[r] || small.contains(&r))
-        .collect();
+    let (targets, small) = targets(program, domains, derived, shapes, excluded);
     if !targets.iter().any(|&t| t) {
         return Ok(Vec::new());
     }
@@ -107,47 +98,7 @@ fn rewrite_excluding(
         rules: Vec::new(),
     };
     let original_rules = std::mem::take(&mut m.program.rules);
-    for rule in &original_rules {
-        if !m.targets[rule.head.rel] {
-            let class = m.program.class[rule.head.rel];
-            let rewritten = m.body(rule, None, class);
-            m.rules.push(rewritten);
-        }
-    }
-    loop {
-        if let Some(p) = m.plain_queue.pop() {
-            // A target also called with no argument bound: its own rules.
-            let class = m.class(p);
-            for rule in m.rules_of(p, &original_rules) {
-                let rewritten = m.body(&rule, None, class);
-                m.rules.push(rewritten);
-            }
-        } else if let Some((p, bound, callers)) = m.queue.pop() {
-            let (adorned, magic) = m.adorned[&(p, bound.clone(), callers)];
-            let class = m.class(p).max(callers);
-            let rules = match m.shapes.get(&p) {
-                Some(shape) if shape.factors(&bound) => {
-                    let shape = shape.clone();
-                    let reach = m.reach_of(p, &shape, &original_rules);
-                    m.factored.insert(adorned, reach);
-                    let name = &m.program.relations[p].name;
-                    linear::factored_rules(&original_rules, name, p, &shape, reach)
-                }
-                _ => m.rules_of(p, &original_rules),
-            };
-            for rule in &rules {
-                let mut r = m.body(rule, Some((magic, &bound)), class);
-                r.head.rel = adorned;
-                r.text = format!("{} [for calls `{}`]", rule.text, adornment(&bound));
-                m.rules.push(r);
-            }
-        } else {
-            break;
-        }
-        if m.rules.len() > MAX_RULES {
-            break;
-        }
-    }
+    m.write_rules(&original_rules);
     let mut materialized: Vec<RelId> = m.small.intersection(&m.plain).copied().collect();
     if !materialized.is_empty() {
         m.program.rules = original_rules;
@@ -172,19 +123,7 @@ fn rewrite_excluding(
     // The rewritten program, with its own graph.
     let mut relations = program.relations.clone();
     relations.extend(new_relations.iter().map(|n| n.relation.clone()));
-    let graph = graph_of(&relations, &rules);
-    // Keep the rules that answers depend on.
-    let roots: Vec<Relation> = program
-        .answers
-        .iter()
-        .flatten()
-        .map(|&r| relations[r].clone())
-        .collect();
-    let needed: FxHashSet<usize> = graph.cone(&roots).iter().map(|n| n.index()).collect();
-    let rules: Vec<Rule> = rules
-        .into_iter()
-        .filter(|r| needed.contains(&r.head.rel))
-        .collect();
+    let rules = needed_rules(&program.answers, relations.len(), rules);
     let graph = graph_of(&relations, &rules);
     if !stratified(&graph) {
         program.rules = original_rules;
@@ -195,48 +134,22 @@ fn rewrite_excluding(
             Err(small)
         };
     }
-    // Extend the program and the domains.
-    for NewRelation {
-        original,
-        positions,
-        magic,
-        walked,
-        ..
-    } in &new_relations
-    {
-        program.facts.push(Vec::new());
-        program.class.push(Class::State);
-        domains.args.push(
-            positions
-                .iter()
-                .map(|&p| domains.args[*original][p].clone())
-                .collect(),
-        );
-        // For the plans: an adorned copy is as large as the original at
-        // most; a magic relation holds the few bindings callers ask about,
-        // so its rules scan it first; a walk from a start reaches about as
-        // many squares as a line of the board has.
-        let rows = if *magic {
-            Some(1)
-        } else if let Some(walked) = walked {
-            let sizes: Vec<usize> = positions
-                .iter()
-                .map(|&p| domains.args[*original][p].len().max(1))
-                .collect();
-            let (from, to) = sizes.split_at(sizes.len() - walked);
-            let reached = to.iter().copied().max().unwrap_or(1);
-            let walks = from.iter().fold(reached, |n, &s| n.saturating_mul(s));
-            Some(domains.rows[*original].map_or(walks, |rows| rows.min(walks)))
-        } else {
-            domains.rows[*original]
-        };
-        domains.rows.push(rows);
-    }
+    extend(program, domains, &new_relations);
     let first = program.relations.len();
     program.relations = relations;
     program.rules = rules;
     program.graph = graph;
     classify(program, first);
+    Ok(adorned_relations(&adorned, &factored))
+}
+
+/// The adorned relations made (`adorned`: by original, bound positions
+/// and class of the callers; `factored`: the reach relation of those whose
+/// calls are factored), by adorned copy.
+fn adorned_relations(
+    adorned: &FxHashMap<(RelId, Vec<bool>, Class), (RelId, RelId)>,
+    factored: &FxHashMap<RelId, RelId>,
+) -> Vec<Adorned> {
     let mut out: Vec<Adorned> = adorned
         .iter()
         .map(|(&(original, ref bound, _), &(adorned, magic))| Adorned {
@@ -248,7 +161,91 @@ fn rewrite_excluding(
         })
         .collect();
     out.sort_by_key(|a| a.adorned);
-    Ok(out)
+    out
+}
+
+/// The relations to rewrite (per relation): the large derived ones and
+/// the right-linear ones not `excluded`; and the latter that are small.
+fn targets(
+    program: &Program,
+    domains: &Domains,
+    derived: &[bool],
+    shapes: &FxHashMap<RelId, Linear>,
+    excluded: &FxHashSet<RelId>,
+) -> (Vec<bool>, FxHashSet<RelId>) {
+    let large: Vec<bool> = (0..program.relations.len())
+        .map(|r| derived[r] && domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS))
+        .collect();
+    let small: FxHashSet<RelId> = shapes
+        .keys()
+        .copied()
+        .filter(|&r| !large[r] && !excluded.contains(&r))
+        .collect();
+    let targets: Vec<bool> = (0..program.relations.len())
+        .map(|r| large[r] || small.contains(&r))
+        .collect();
+    (targets, small)
+}
+
+/// The rules of `rules` (over `relations` relations) that the answers
+/// depend on, in their order.
+fn needed_rules(answers: &[Vec<RelId>], relations: usize, rules: Vec<Rule>) -> Vec<Rule> {
+    let mut reads: Vec<Vec<RelId>> = vec![Vec::new(); relations];
+    for rule in &rules {
+        for lit in &rule.body {
+            if let Lit::Pos(a) | Lit::Neg(a) = lit {
+                reads[rule.head.rel].push(a.rel);
+            }
+        }
+    }
+    let mut needed = vec![false; relations];
+    let mut stack: Vec<RelId> = answers.iter().flatten().copied().collect();
+    while let Some(r) = stack.pop() {
+        if !std::mem::replace(&mut needed[r], true) {
+            stack.extend(&reads[r]);
+        }
+    }
+    rules.into_iter().filter(|r| needed[r.head.rel]).collect()
+}
+
+/// Extends `program`'s facts and classes and `domains` to the relations
+/// the rewrite adds.
+fn extend(program: &mut Program, domains: &mut Domains, new_relations: &[NewRelation]) {
+    for new in new_relations {
+        program.facts.push(Vec::new());
+        program.class.push(Class::State);
+        domains.args.push(
+            new.positions
+                .iter()
+                .map(|&p| domains.args[new.original][p].clone())
+                .collect(),
+        );
+        let rows = estimated_rows(domains, new);
+        domains.rows.push(rows);
+    }
+}
+
+/// For the plans, the rows of relation `new`: an adorned copy is as large
+/// as the original at most; a magic relation holds the few bindings
+/// callers ask about, so its rules scan it first; a walk from a start
+/// reaches about as many squares as a line of the board has.
+fn estimated_rows(domains: &Domains, new: &NewRelation) -> Option<usize> {
+    let original = new.original;
+    if new.magic {
+        Some(1)
+    } else if let Some(walked) = new.walked {
+        let sizes: Vec<usize> = new
+            .positions
+            .iter()
+            .map(|&p| domains.args[original][p].len().max(1))
+            .collect();
+        let (from, to) = sizes.split_at(sizes.len() - walked);
+        let reached = to.iter().copied().max().unwrap_or(1);
+        let walks = from.iter().fold(reached, |n, &s| n.saturating_mul(s));
+        Some(domains.rows[original].map_or(walks, |rows| rows.min(walks)))
+    } else {
+        domains.rows[original]
+    }
 }
 
 /// The relations magic sets may rewrite: derived, and not keywords.
@@ -309,6 +306,61 @@ struct Magic<'a> {
 }
 
 impl Magic<'_> {
+    /// Writes the rewritten rules: the rules of the relations that are no
+    /// targets, then those of the adorned copies and of the targets called
+    /// with no argument bound, as calls of them are found (until
+    /// [`MAX_RULES`] is passed).
+    fn write_rules(&mut self, original_rules: &[Rule]) {
+        for rule in original_rules {
+            if !self.targets[rule.head.rel] {
+                let class = self.program.class[rule.head.rel];
+                let rewritten = self.body(rule, None, class);
+                self.rules.push(rewritten);
+            }
+        }
+        loop {
+            if let Some(p) = self.plain_queue.pop() {
+                // A target also called with no argument bound: its own rules.
+                let class = self.class(p);
+                for rule in self.rules_of(p, original_rules) {
+                    let rewritten = self.body(&rule, None, class);
+                    self.rules.push(rewritten);
+                }
+            } else if let Some(key) = self.queue.pop() {
+                self.write_adorned(key, original_rules);
+            } else {
+                break;
+            }
+            if self.rules.len() > MAX_RULES {
+                break;
+            }
+        }
+    }
+
+    /// Writes the rules of the adorned copy of `p` called with `bound` by
+    /// callers of class `callers` (factored through its reach relation
+    /// when its shape allows).
+    fn write_adorned(&mut self, (p, bound, callers): (RelId, Vec<bool>, Class), original: &[Rule]) {
+        let (adorned, magic) = self.adorned[&(p, bound.clone(), callers)];
+        let class = self.class(p).max(callers);
+        let rules = match self.shapes.get(&p) {
+            Some(shape) if shape.factors(&bound) => {
+                let shape = shape.clone();
+                let reach = self.reach_of(p, &shape, original);
+                self.factored.insert(adorned, reach);
+                let name = &self.program.relations[p].name;
+                linear::factored_rules(original, name, p, &shape, reach)
+            }
+            _ => self.rules_of(p, original),
+        };
+        for rule in &rules {
+            let mut r = self.body(rule, Some((magic, &bound)), class);
+            r.head.rel = adorned;
+            r.text = format!("{} [for calls `{}`]", rule.text, adornment(&bound));
+            self.rules.push(r);
+        }
+    }
+
     /// The class of relation `r` (a reach relation: that of the relation
     /// it walks).
     fn class(&self, r: RelId) -> Class {

@@ -421,105 +421,137 @@ pub fn plan_rules(
     literals: &Literals,
     mut tables: Option<&mut Tables>,
 ) -> Vec<RulePlan> {
-    // The component of each relation: a literal of its head's component
-    // drives the semi-naive rounds when scanned (only the facts new in the
-    // last round), while tested it makes the rule run in full every round;
-    // so while the rule has answers to enumerate, such a literal counts a
-    // quarter of its estimate.
     let component = program.graph.component_of();
-    let recursive = |rule: &crate::compile::program::Rule, lit: &Lit| match lit {
+    (0..program.rules.len())
+        .filter_map(|index| {
+            plan_rule(
+                program,
+                domains,
+                literals,
+                tables.as_deref_mut(),
+                &component,
+                index,
+            )
+        })
+        .collect()
+}
+
+/// The plan of rule `index` of `program`, or `None` when it can never fire:
+/// filters as soon as their variables are bound, then the cheapest positive
+/// literal next. `component` is each relation's component.
+fn plan_rule(
+    program: &Program,
+    domains: &Domains,
+    literals: &Literals,
+    mut tables: Option<&mut Tables>,
+    component: &[usize],
+    index: usize,
+) -> Option<RulePlan> {
+    let rule = &program.rules[index];
+    // A literal of its head's component drives the semi-naive rounds when
+    // scanned (only the facts new in the last round), while tested it makes
+    // the rule run in full every round; so while the rule has answers to
+    // enumerate, such a literal counts a quarter of its estimate.
+    let recursive = |lit: &Lit| match lit {
         Lit::Pos(a) => component
             .get(a.rel)
             .is_some_and(|c| Some(c) == component.get(rule.head.rel)),
         _ => false,
     };
-    let mut plans = Vec::new();
-    'rules: for (index, rule) in program.rules.iter().enumerate() {
-        let nvars = rule.vars.len();
-        let mut bound = vec![false; nvars];
-        let mut pending: Vec<(&Lit, Option<&Stats>, Option<&Matched>)> = rule
-            .body
-            .iter()
-            .zip(&literals.0[index])
-            .map(|(l, (m, s))| (l, s.as_ref(), m.as_ref()))
-            .collect();
-        let mut steps = Vec::new();
-        let head_vars = rule.head.vars();
-        let mut head_bound_after = if head_vars.is_empty() { 0 } else { usize::MAX };
-        loop {
-            // Filters whose variables are all bound go first.
-            let mut k = 0;
-            while k < pending.len() {
-                let (lit, _, m) = pending[k];
-                let ready = lit.vars().iter().all(|&v| bound[v]);
-                if ready {
-                    pending.remove(k);
-                    match lower(program, domains, tables.as_deref_mut(), lit, m, &bound, &[]) {
-                        Lowered::Step(s) => steps.push(s),
-                        Lowered::Always => {}
-                        Lowered::Never => continue 'rules,
-                    }
-                } else {
-                    k += 1;
-                }
-            }
-            if head_bound_after == usize::MAX && head_vars.iter().all(|&v| bound[v]) {
-                head_bound_after = steps.len();
-            }
-            if pending.is_empty() {
-                break;
-            }
-            // The cheapest positive literal next.
-            let best = pending
-                .iter()
-                .enumerate()
-                .filter_map(|(i, (l, s, _))| {
-                    let n = estimate((*s)?, l, &bound);
-                    let answers_left = head_vars.iter().any(|&v| !bound[v]);
-                    let drives = answers_left && recursive(rule, l);
-                    Some((if drives { n / 4.0 } else { n }, i))
-                })
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-                .map(|(_, i)| i);
-            let Some(i) = best else {
-                // Only filters with unbound variables remain: unsafe rules
-                // are rejected by the checks, so this cannot happen.
-                unreachable!("checked rules are safe")
-            };
-            let (lit, _, m) = pending.remove(i);
-            // Variables no other literal nor the head mentions are projected out.
-            let elsewhere: Vec<usize> = lit
-                .vars()
-                .into_iter()
-                .filter(|&v| occurrences(rule, v) > lit_occurrences(lit, v))
-                .collect();
-            match lower(
-                program,
-                domains,
-                tables.as_deref_mut(),
-                lit,
-                m,
-                &bound,
-                &elsewhere,
-            ) {
+    let nvars = rule.vars.len();
+    let mut bound = vec![false; nvars];
+    let mut pending: Vec<Pending> = rule
+        .body
+        .iter()
+        .zip(&literals.0[index])
+        .map(|(l, (m, s))| (l, s.as_ref(), m.as_ref()))
+        .collect();
+    let mut steps = Vec::new();
+    let head_vars = rule.head.vars();
+    let mut head_bound_after = if head_vars.is_empty() { 0 } else { usize::MAX };
+    loop {
+        // Filters whose variables are all bound go first.
+        for (lit, _, m) in take_ready(&mut pending, &bound) {
+            match lower(program, domains, tables.as_deref_mut(), lit, m, &bound, &[]) {
                 Lowered::Step(s) => steps.push(s),
                 Lowered::Always => {}
-                Lowered::Never => continue 'rules,
-            }
-            for v in lit.vars() {
-                bound[v] = true;
+                Lowered::Never => return None,
             }
         }
-        if head_bound_after == usize::MAX {
+        if head_bound_after == usize::MAX && head_vars.iter().all(|&v| bound[v]) {
             head_bound_after = steps.len();
         }
-        plans.push(RulePlan {
-            rule: index,
-            steps,
-            head_bound_after,
-        });
+        if pending.is_empty() {
+            break;
+        }
+        // The cheapest positive literal next.
+        let answers_left = head_vars.iter().any(|&v| !bound[v]);
+        let i = cheapest(&pending, &bound, |l| answers_left && recursive(l));
+        let (lit, _, m) = pending.remove(i);
+        // Variables no other literal nor the head mentions are projected out.
+        let elsewhere: Vec<usize> = lit
+            .vars()
+            .into_iter()
+            .filter(|&v| occurrences(rule, v) > lit_occurrences(lit, v))
+            .collect();
+        match lower(
+            program,
+            domains,
+            tables.as_deref_mut(),
+            lit,
+            m,
+            &bound,
+            &elsewhere,
+        ) {
+            Lowered::Step(s) => steps.push(s),
+            Lowered::Always => {}
+            Lowered::Never => return None,
+        }
+        for v in lit.vars() {
+            bound[v] = true;
+        }
     }
-    plans
+    if head_bound_after == usize::MAX {
+        head_bound_after = steps.len();
+    }
+    Some(RulePlan {
+        rule: index,
+        steps,
+        head_bound_after,
+    })
+}
+
+/// A literal of a rule still to plan, with its estimate and matches.
+type Pending<'a> = (&'a Lit, Option<&'a Stats>, Option<&'a Matched>);
+
+/// Takes out of `pending` the literals whose variables are all `bound`,
+/// in their order.
+fn take_ready<'a>(pending: &mut Vec<Pending<'a>>, bound: &[bool]) -> Vec<Pending<'a>> {
+    let ready = |(lit, _, _): &Pending| lit.vars().iter().all(|&v| bound[v]);
+    let (now, later) = pending.drain(..).partition(ready);
+    *pending = later;
+    now
+}
+
+/// The index in `pending` of the positive literal cheapest to evaluate
+/// next given the variables `bound`; one that `drives` the semi-naive
+/// rounds counts a quarter of its estimate.
+fn cheapest(pending: &[Pending], bound: &[bool], drives: impl Fn(&Lit) -> bool) -> usize {
+    let best = pending
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (l, s, _))| {
+            let n = estimate((*s)?, l, bound);
+            Some((if drives(l) { n / 4.0 } else { n }, i))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, i)| i);
+    let Some(i) = best else {
+        // Only filters with unbound variables remain: unsafe rules are
+        // rejected by the checks, so this cannot happen.
+        unreachable!("checked rules are safe")
+    };
+    i
 }
 
 /// A literal lowered to a step, or decided at compile time.
