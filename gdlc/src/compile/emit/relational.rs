@@ -13,10 +13,11 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::relational_rules::{layer_fn, rel_field, rule_fns, Registered};
+use crate::compile::emit::relational_rules::{layer_fn, rel_field, rule_fns};
 use crate::compile::emit::skeleton::{
     self, lit, phase_fns, static_rows, GameParts, NewGame, RememberedState,
 };
+use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
 use crate::compile::relational::plan::{RulePlan, Table, Tables};

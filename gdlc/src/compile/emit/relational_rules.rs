@@ -8,70 +8,13 @@
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{Layer, Layers};
-use crate::compile::emit::arrays::Arrays;
 use crate::compile::emit::skeleton::lit;
+use crate::compile::emit::table_lookups::{PatternDomain, Registered, TableLookups, MAX_OFFSETS};
 use crate::compile::program::{Atom, Pat, Program, RelId};
-use crate::compile::relational::plan::{key_box, Membership, RulePlan, Step, Table, Tables};
-use crate::ir::terms::{TermData, TermId};
-use gdl_runtime::support::box_slot;
+use crate::compile::relational::plan::{RulePlan, Step, Tables};
+use crate::ir::terms::TermData;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use rustc_hash::FxHashMap;
-
-/// What the rules' code refers to besides the plans' tables, collected
-/// while it is generated and emitted after.
-pub struct Registered {
-    /// Per relation, the bound positions of each index its scans use.
-    pub indexes: Vec<Vec<Vec<bool>>>,
-    /// The direct indexes of tables made so far (name, offsets).
-    offset_tables: Vec<(Ident, Vec<u32>)>,
-    /// The membership bitsets of tables made so far (table, key columns,
-    /// bitset).
-    membership_tables: Vec<(usize, usize, Membership)>,
-    /// The tables of [`RuleGen::pattern_table`] made so far, by pattern
-    /// (variables numbered in order of first occurrence), domain and row
-    /// order: the many legal rules of a game often take apart the same
-    /// moves.
-    pattern_tables: FxHashMap<(Pat, PatternDomain, bool), usize>,
-}
-
-impl Registered {
-    /// Nothing registered yet, for `relations` relations.
-    pub fn new(relations: usize) -> Self {
-        Registered {
-            indexes: vec![Vec::new(); relations],
-            offset_tables: Vec::new(),
-            membership_tables: Vec::new(),
-            pattern_tables: FxHashMap::default(),
-        }
-    }
-
-    /// The direct indexes and membership bitsets the rules use, as statics.
-    pub fn index_items(&self, arrays: &mut Arrays) -> Vec<TokenStream> {
-        let mut items: Vec<TokenStream> = self
-            .offset_tables
-            .iter()
-            .map(|(name, offsets)| {
-                let n = Literal::usize_unsuffixed(offsets.len());
-                let cells = arrays.ints(offsets);
-                quote! { static #name: [u32; #n] = #cells; }
-            })
-            .collect();
-        items.extend(self.membership_tables.iter().map(|(table, k, m)| {
-            let (bits, ranks) = (format_ident!("M{table}_{k}"), format_ident!("R{table}_{k}"));
-            let (n_bits, n_ranks) = (
-                Literal::usize_unsuffixed(m.bits.len()),
-                Literal::usize_unsuffixed(m.ranks.len()),
-            );
-            let (bit_words, rank_values) = (arrays.ints(&m.bits), arrays.ints(&m.ranks));
-            quote! {
-                static #bits: [u64; #n_bits] = #bit_words;
-                static #ranks: [u16; #n_ranks] = #rank_values;
-            }
-        }));
-        items
-    }
-}
 
 /// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
 /// in a recursive layer one `rule_<r>_delta_<step>` per step scanning a
@@ -101,14 +44,13 @@ pub fn rule_fns(
             let mut g = RuleGen {
                 program,
                 domains,
-                tables,
                 plan,
                 bound: vec![false; program.rules[plan.rule].vars.len()],
                 loops: Vec::new(),
                 witness: None,
                 uses: variable_uses(&program.rules[plan.rule]),
                 known: Vec::new(),
-                registered,
+                lookups: TableLookups { tables, registered },
                 delta,
             };
             let body = g.steps(0);
@@ -266,7 +208,6 @@ pub fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream
 struct RuleGen<'a> {
     program: &'a Program,
     domains: &'a Domains,
-    tables: &'a mut Tables,
     plan: &'a RulePlan,
     bound: Vec<bool>,
     /// Labels of the enclosing loops, outermost first.
@@ -278,9 +219,8 @@ struct RuleGen<'a> {
     uses: Vec<usize>,
     /// Compound terms whose runtime id is at hand in the current scope.
     known: Vec<(Pat, TokenStream)>,
-    /// The indexes, direct indexes, membership bitsets and pattern tables
-    /// made so far.
-    registered: &'a mut Registered,
+    /// The constant tables and the lookups into them.
+    lookups: TableLookups<'a>,
     /// The step restricted to the facts from `lo` on, in a semi-naive
     /// round.
     delta: Option<usize>,
@@ -368,8 +308,6 @@ impl TableRows {
 }
 
 /// Most slots of a table's direct index (see `RuleGen::offsets`).
-const MAX_OFFSETS: usize = 1 << 16;
-
 impl RuleGen<'_> {
     /// Leaves the current candidate: the innermost loop's next iteration,
     /// or the end of the rule.
@@ -513,10 +451,11 @@ impl RuleGen<'_> {
         }
         let rows = self.key_rows(s.table, &keys);
         let walk = self
+            .lookups
             .tables
             .walk_stride(s.table, s.key.len())
             .filter(|_| s.fluent);
-        let rows = TableRows::new(s.i, rows, self.tables.tables[s.table].columns, walk);
+        let rows = TableRows::new(s.i, rows, self.lookups.tables.tables[s.table].columns, walk);
         if s.bind.is_empty() {
             return self.table_exists_step(s, &rows);
         }
@@ -527,7 +466,7 @@ impl RuleGen<'_> {
     /// a row of its table, by its membership bitset if it has one.
     fn membership_step(&mut self, s: &TableStep<'_>, keys: &[Ident]) -> Option<TokenStream> {
         let (table, k) = (s.table, s.key.len());
-        let m = self.membership(table, k)?;
+        let m = self.lookups.membership(table, k)?;
         let mins: Vec<Literal> = m.mins.iter().map(|&v| lit(v)).collect();
         let starts: Vec<Literal> = m.starts.iter().map(|&v| lit(v)).collect();
         let sizes: Vec<Literal> = m.sizes.iter().map(|&v| lit(v)).collect();
@@ -549,7 +488,7 @@ impl RuleGen<'_> {
     /// `keys` (a slice), through a direct index when it has one.
     fn key_rows(&mut self, table: usize, keys: &[Ident]) -> TokenStream {
         let name = format_ident!("T{table}");
-        match self.offsets(table, keys.len(), MAX_OFFSETS) {
+        match self.lookups.offsets(table, keys.len(), MAX_OFFSETS) {
             Some((offsets, mins, spans)) => {
                 let mins = mins.iter().map(|&m| lit(m));
                 let spans = spans.iter().map(|&m| lit(m));
@@ -656,107 +595,6 @@ impl RuleGen<'_> {
         }
     }
 
-    /// An expression: the first row of table `table` whose first columns
-    /// are `keys` (an `Option`): the row at the keys' slot when the rows
-    /// are exactly the slots of the keys' box, else found through a direct
-    /// index when that box has at most about four times as many slots as
-    /// the table has rows (so the index adds at most about as much to the
-    /// generated source as the table, and a term looked up per legal move
-    /// is found without a search), else by binary search among the rows
-    /// of the longest prefix of the keys that has such an index (a game's
-    /// moves by their first coordinates, a few rows each), or among all
-    /// rows.
-    fn first_row(&mut self, table: usize, keys: &[TokenStream]) -> TokenStream {
-        let name = format_ident!("T{table}");
-        if let Some((mins, spans)) = self.exact_box(table, keys.len()) {
-            // Row `i` is the key at slot `i` of the box: no index needed.
-            let mins = mins.iter().map(|&m| lit(m));
-            let spans = spans.iter().map(|&m| lit(m));
-            return quote! { box_slot(&[#(#mins),*], &[#(#spans),*], &[#(#keys),*]).map(|s| &#name[s]) };
-        }
-        let max = (4 * self.tables.tables[table].rows.len() + 64).min(MAX_OFFSETS);
-        // The rows of the longest prefix of the keys (all of them first)
-        // that has a direct index; searched for the whole key when shorter.
-        for k in (1..=keys.len()).rev() {
-            if let Some((offsets, mins, spans)) = self.offsets(table, k, max) {
-                let mins = mins.iter().map(|&m| lit(m));
-                let spans = spans.iter().map(|&m| lit(m));
-                let prefix = &keys[..k];
-                let rows = quote! { boxed_range(&#name, &#offsets, &[#(#mins),*], &[#(#spans),*], &[#(#prefix),*]) };
-                return if k == keys.len() {
-                    quote! { #rows.first() }
-                } else {
-                    quote! { find(#rows, &[#(#keys),*]) }
-                };
-            }
-        }
-        quote! { find(&#name, &[#(#keys),*]) }
-    }
-
-    /// The box of the first `k` columns of table `table` (smallest values
-    /// and spans) when its rows are exactly the box's slots in order, one
-    /// each: then the row of a key is its slot.
-    fn exact_box(&self, table: usize, k: usize) -> Option<(Vec<u32>, Vec<u32>)> {
-        let rows = &self.tables.tables[table].rows;
-        let (mins, spans, volume) = key_box(rows, k)?;
-        let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]);
-        let exact =
-            volume == rows.len() && rows.iter().enumerate().all(|(i, r)| slot(r) == Some(i));
-        exact.then_some((mins, spans))
-    }
-
-    /// A direct index of table `table` by its first `k` columns, when they
-    /// span a box of at most `max` slots: the static offsets array's name,
-    /// the box's smallest values and spans.
-    fn offsets(
-        &mut self,
-        table: usize,
-        k: usize,
-        max: usize,
-    ) -> Option<(Ident, Vec<u32>, Vec<u32>)> {
-        let rows = &self.tables.tables[table].rows;
-        let (mins, spans, volume) = key_box(rows, k).filter(|&(_, _, v)| v <= max)?;
-        let name = format_ident!("O{table}_{k}");
-        if !self
-            .registered
-            .offset_tables
-            .iter()
-            .any(|(n, _)| *n == name)
-        {
-            let slot = |row: &[u32]| box_slot(&mins, &spans, &row[..k]).expect("in the box");
-            let mut offsets = Vec::with_capacity(volume + 1);
-            let mut r = 0usize;
-            for s in 0..=volume {
-                while r < rows.len() && slot(&rows[r]) < s {
-                    r += 1;
-                }
-                offsets.push(r as u32);
-            }
-            self.registered.offset_tables.push((name.clone(), offsets));
-        }
-        Some((name, mins, spans))
-    }
-
-    /// The membership bitset of table `table` by its first `k` columns
-    /// ([`Tables::membership`]), registered to be emitted as `M<table>_<k>`
-    /// (bits) and `R<table>_<k>` (ranks).
-    fn membership(&mut self, table: usize, k: usize) -> Option<&Membership> {
-        let at = match self
-            .registered
-            .membership_tables
-            .iter()
-            .position(|&(t, n, _)| (t, n) == (table, k))
-        {
-            Some(at) => at,
-            None => {
-                let m = self.tables.membership(table, k)?;
-                self.registered.membership_tables.push((table, k, m));
-                self.registered.membership_tables.len() - 1
-            }
-        };
-        Some(&self.registered.membership_tables[at].2)
-    }
-
     /// Loops over the facts of a dynamic relation, matching the atom.
     fn scan(&mut self, i: usize, atom: &Atom) -> TokenStream {
         let label = syn_label(i);
@@ -799,7 +637,7 @@ impl RuleGen<'_> {
                 }
             };
         }
-        let known = &mut self.registered.indexes[atom.rel];
+        let known = &mut self.lookups.registered.indexes[atom.rel];
         let index = match known.iter().position(|m| *m == mask) {
             Some(k) => k,
             None => {
@@ -867,8 +705,15 @@ impl RuleGen<'_> {
             Pat::Func(..) => {
                 // Take the term apart with a table keyed by its id.
                 let vars = arg.vars();
-                let table = self.pattern_table(arg, PatternDomain::Arg(rel, pos), true);
-                let first = self.first_row(table, &[value]);
+                let table = self.lookups.pattern_table(
+                    self.program,
+                    self.domains,
+                    self.plan,
+                    arg,
+                    PatternDomain::Arg(rel, pos),
+                    true,
+                );
+                let first = self.lookups.first_row(table, &[value]);
                 let mut code = quote! {
                     let Some(d) = #first else { #skip };
                 };
@@ -917,7 +762,14 @@ impl RuleGen<'_> {
                     id.clone()
                 }
                 Pat::Func(..) => {
-                    let table = self.pattern_table(arg, PatternDomain::Arg(atom.rel, k), false);
+                    let table = self.lookups.pattern_table(
+                        self.program,
+                        self.domains,
+                        self.plan,
+                        arg,
+                        PatternDomain::Arg(atom.rel, k),
+                        false,
+                    );
                     let keys: Vec<TokenStream> = arg
                         .vars()
                         .into_iter()
@@ -928,7 +780,7 @@ impl RuleGen<'_> {
                         .collect();
                     let n = Literal::usize_unsuffixed(arg.vars().len());
                     let a = format_ident!("a{k}");
-                    let first = self.first_row(table, &keys);
+                    let first = self.lookups.first_row(table, &keys);
                     build.extend(quote! {
                         let Some(#a) = #first.map(|r| r[#n]) else { #missing };
                     });
@@ -937,50 +789,6 @@ impl RuleGen<'_> {
             });
         }
         (build, quote! { [#(#parts),*] })
-    }
-
-    /// A table relating the terms of `domain` that match `pat` to the values
-    /// of its variables: rows `[id, vars...]` when `by_id`, else `[vars..., id]`.
-    fn pattern_table(&mut self, pat: &Pat, domain: PatternDomain, by_id: bool) -> usize {
-        let mut order = Vec::new();
-        let key = (renumbered(pat, &mut order), domain, by_id);
-        if let Some(&table) = self.registered.pattern_tables.get(&key) {
-            return table;
-        }
-        let vars = pat.vars();
-        let nvars = self.program.rules[self.plan.rule].vars.len();
-        let mut rows = Vec::new();
-        let mut binding = vec![None; nvars];
-        let all: Vec<TermId>;
-        let terms = match domain {
-            PatternDomain::Arg(rel, pos) => &self.domains.args[rel][pos],
-            PatternDomain::All => {
-                all = (0..self.program.store.len() as TermId).collect();
-                &all
-            }
-        };
-        for &t in terms {
-            binding.iter_mut().for_each(|b| *b = None);
-            if crate::compile::program::matches(&self.program.store, pat, t, &mut binding) {
-                let values = vars.iter().map(|&v| {
-                    self.domains
-                        .id(binding[v].expect("matched variables are bound"))
-                });
-                let id = self.domains.id(t);
-                rows.push(if by_id {
-                    std::iter::once(id).chain(values).collect()
-                } else {
-                    values.chain(std::iter::once(id)).collect()
-                });
-            }
-        }
-        let table = self.tables.add(Table {
-            columns: vars.len() + 1,
-            rows,
-            fluent_key: None,
-        });
-        self.registered.pattern_tables.insert(key, table);
-        table
     }
 
     /// A boolean expression: the two (fully bound) patterns name different terms.
@@ -1017,7 +825,14 @@ impl RuleGen<'_> {
                 }
             }
             (Pat::Var(v), p @ Pat::Func(..)) | (p @ Pat::Func(..), Pat::Var(v)) => {
-                let table = self.pattern_table(p, PatternDomain::All, true);
+                let table = self.lookups.pattern_table(
+                    self.program,
+                    self.domains,
+                    self.plan,
+                    p,
+                    PatternDomain::All,
+                    true,
+                );
                 let name = format_ident!("T{table}");
                 let var = Self::var(*v);
                 let checks = p.vars().into_iter().enumerate().map(|(j, w)| {
@@ -1071,107 +886,8 @@ fn variable_uses(rule: &crate::compile::program::Rule) -> Vec<usize> {
     uses
 }
 
-/// The terms a table of [`RuleGen::pattern_table`] takes apart.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum PatternDomain {
-    /// The domain of an argument of a relation.
-    Arg(RelId, usize),
-    /// Every term.
-    All,
-}
-
-/// `pat` with its variables numbered in order of first occurrence
-/// (`order` lists the original numbers), so that patterns that differ
-/// only in their variables' numbers are equal.
-fn renumbered(pat: &Pat, order: &mut Vec<usize>) -> Pat {
-    match pat {
-        Pat::Ground(t) => Pat::Ground(*t),
-        Pat::Var(v) => Pat::Var(match order.iter().position(|w| w == v) {
-            Some(k) => k,
-            None => {
-                order.push(*v);
-                order.len() - 1
-            }
-        }),
-        Pat::Func(f, args) => Pat::Func(*f, args.iter().map(|a| renumbered(a, order)).collect()),
-    }
-}
-
 /// The label of the loop of step `i`.
 fn syn_label(i: usize) -> TokenStream {
     let l = syn::Lifetime::new(&format!("'l{i}"), Span::call_site());
     quote! { #l }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::renumbered;
-    use crate::compile::program::Pat;
-    use crate::compile::{generate_with, Strategy};
-
-    /// Patterns that differ only in their variables' numbers share one
-    /// table of their terms; a repeated variable is part of the shape.
-    #[test]
-    fn patterns_are_keyed_by_the_order_their_variables_first_occur() {
-        let f = |vars: [usize; 3]| Pat::Func(7, vars.iter().map(|&v| Pat::Var(v)).collect());
-        let key = |p: &Pat| renumbered(p, &mut Vec::new());
-        assert_eq!(key(&f([4, 9, 4])), key(&f([0, 1, 0])));
-        assert_eq!(key(&f([4, 9, 4])), f([0, 1, 0]));
-        assert_ne!(key(&f([4, 9, 4])), key(&f([4, 9, 9])));
-        assert_ne!(key(&f([4, 9, 2])), key(&f([4, 9, 4])));
-    }
-
-    /// The relational code of a game whose moves `(go ?x ?y)` follow the
-    /// `adj` facts among `facts`, from `(at 1)` until `(at end)`.
-    fn moves_code(end: u32, facts: &str) -> String {
-        let text = format!(
-            "(role a) (init (at 1))
-            (<= (legal a (go ?x ?y)) (true (at ?x)) (adj ?x ?y))
-            (<= (next (at ?y)) (does a (go ?x ?y)))
-            (goal a 100) (<= terminal (true (at {end}))){facts}"
-        );
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        generate_with(&loaded, Strategy::Relational)
-            .expect("compiles")
-            .code
-    }
-
-    /// A legal move `(go ?x ?y)` is looked up by the ids of `?x` and `?y`
-    /// in the table of the moves: 34 moves in a box of 12 × 12 keys, which
-    /// a direct index of 145 offsets serves (no binary search per move).
-    #[test]
-    fn a_term_is_found_through_a_direct_index_of_up_to_four_slots_per_row() {
-        let mut facts = String::new();
-        for x in 1..=12u32 {
-            for y in 1..=12 {
-                if x.abs_diff(y) <= 1 {
-                    facts += &format!(" (adj {x} {y})");
-                }
-            }
-        }
-        let code = moves_code(12, &facts);
-        assert!(code.contains("boxed_range("), "{code}");
-        assert!(!code.contains("find(&"), "{code}");
-    }
-
-    /// A term whose key box is too large for a direct index is searched for
-    /// among the rows of the longest prefix of its key that has one: the 24
-    /// moves `(go x y)`, `y` 100 or 200 above `x`, span at least 12 × 24
-    /// keys, more than a direct index gets (4 × 24 + 64 slots), but their
-    /// first coordinates only 12.
-    #[test]
-    fn a_term_is_searched_for_among_the_rows_of_an_indexed_prefix() {
-        let mut facts = String::new();
-        for x in 1..=12u32 {
-            facts += &format!(
-                " (init (at {x})) (adj {x} {}) (adj {x} {})",
-                x + 100,
-                x + 200
-            );
-        }
-        let code = moves_code(0, &facts);
-        let compact: String = code.split_whitespace().collect();
-        assert!(compact.contains("find(boxed_range(&T"), "{code}");
-        assert!(!code.contains("find(&"), "{code}");
-    }
 }
