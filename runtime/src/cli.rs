@@ -95,7 +95,7 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
             }
             .map_err(text)?;
             if json {
-                format!("{}\n", run.json(game, BACKEND).compact())
+                format!("{}\n", run.json(game, BACKEND))
             } else {
                 run.text()
             }
@@ -104,7 +104,7 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
             let report =
                 flat_monte_carlo(r, budget, seed, MC_MAX_LENGTH, &mut |_| {}).map_err(text)?;
             if json {
-                format!("{}\n", mc_json(&report, r.roles(), game, BACKEND).compact())
+                format!("{}\n", mc_json(&report, r.roles(), game, BACKEND))
             } else {
                 mc_text(&report, r.roles())
             }
@@ -115,7 +115,7 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
             max_steps,
         } => {
             let t = trace(r, game, depth, deadline_after(seconds), max_steps).map_err(text)?;
-            format!("{}\n", t.pretty())
+            format!("{t:#}\n")
         }
     })
 }
