@@ -9,8 +9,8 @@
 //!
 //! The `cli` feature, on by default, adds `report`, which prints the
 //! drivers' results as text and JSON (with `serde_json`), and `cli`, the
-//! command line of a generated binary. Without it (`default-features =
-//! false`) the crate depends on `rand_xoshiro` only.
+//! command line of a generated binary (parsed with `lexopt`). Without it
+//! (`default-features = false`) the crate depends on `rand_xoshiro` only.
 
 #[cfg(feature = "cli")]
 pub mod cli;
