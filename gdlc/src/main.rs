@@ -369,7 +369,7 @@ fn trace_command(
         max_steps,
     )
     .map_err(|e| Failure(format!("error: {e}")))?;
-    println!("{}", t.pretty());
+    println!("{t:#}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -506,7 +506,7 @@ fn run_perft<R: Reasoner>(
     .map_err(|e| Failure(format!("error: {e}")))?;
     bar.finish_and_clear();
     if json {
-        println!("{}", run.json(&stem(game), INTERPRETED).compact());
+        println!("{}", run.json(&stem(game), INTERPRETED));
     } else {
         print!("{}", run.text());
     }
@@ -531,10 +531,7 @@ fn monte_carlo<R: Reasoner>(
     .map_err(|e| Failure(format!("error: {e}")))?;
     bar.finish_and_clear();
     if json {
-        println!(
-            "{}",
-            mc_json(&report, r.roles(), &stem(game), INTERPRETED).compact()
-        );
+        println!("{}", mc_json(&report, r.roles(), &stem(game), INTERPRETED));
     } else {
         print!("{}", mc_text(&report, r.roles()));
     }
@@ -580,11 +577,11 @@ fn bench(game: &Path, seconds: f64, json: bool) -> Result<ExitCode, Failure> {
     let error = |e: gdl_runtime::DriverError| Failure(format!("error: {e}"));
     bar.set_message("interpreted: perft");
     let perft = deepening_perft(&mut r, u32::MAX, quarter).map_err(error)?;
-    let interpreted_perft = reparse(&perft.json(&name, INTERPRETED).compact())?;
+    let interpreted_perft = perft.json(&name, INTERPRETED);
     bar.set_message("interpreted: Monte-Carlo");
     let budget = time_budget(quarter).map_err(|e| Failure(format!("error: {e}")))?;
     let mc = flat_monte_carlo(&mut r, budget, 0, MC_MAX_LENGTH, &mut |_| {}).map_err(error)?;
-    let interpreted_mc = reparse(&mc_json(&mc, r.roles(), &name, INTERPRETED).compact())?;
+    let interpreted_mc = mc_json(&mc, r.roles(), &name, INTERPRETED);
     let quarter_arg = quarter.to_string();
     let report = |what: &str, args: &[&str]| {
         bar.set_message(format!("compiled: {what}"));
@@ -626,7 +623,7 @@ fn bench(game: &Path, seconds: f64, json: bool) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A report printed as JSON, read back.
+/// A report that a compiled binary printed as JSON, read back.
 fn reparse(json: &str) -> Result<serde_json::Value, Failure> {
     serde_json::from_str(json).map_err(|e| {
         Failure(format!(

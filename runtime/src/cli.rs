@@ -4,12 +4,17 @@
 //! `compiled`.
 //!
 //! Exit status: 0 on success, 1 for a runtime error, 2 for a usage error.
+//!
+//! `lexopt` splits the arguments (`--option VALUE`, `--option=VALUE`,
+//! `--flag`, and `--`, after which nothing is an option); this module knows
+//! each command's options and checks them.
 
 use crate::report::{
     deadline_after, deepening_perft, mc_json, mc_text, time_budget, timed_perft, trace,
     MC_MAX_LENGTH, PLAYOUT_STEPS,
 };
 use crate::{flat_monte_carlo, McBudget, Reasoner};
+use lexopt::Arg;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
@@ -95,7 +100,7 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
             }
             .map_err(text)?;
             if json {
-                format!("{}\n", run.json(game, BACKEND).compact())
+                format!("{}\n", run.json(game, BACKEND))
             } else {
                 run.text()
             }
@@ -104,7 +109,7 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
             let report =
                 flat_monte_carlo(r, budget, seed, MC_MAX_LENGTH, &mut |_| {}).map_err(text)?;
             if json {
-                format!("{}\n", mc_json(&report, r.roles(), game, BACKEND).compact())
+                format!("{}\n", mc_json(&report, r.roles(), game, BACKEND))
             } else {
                 mc_text(&report, r.roles())
             }
@@ -115,19 +120,25 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
             max_steps,
         } => {
             let t = trace(r, game, depth, deadline_after(seconds), max_steps).map_err(text)?;
-            format!("{}\n", t.pretty())
+            format!("{t:#}\n")
         }
     })
 }
 
-/// Parses `SUBCOMMAND [--option[=]VALUE | --flag]...`.
+/// The options given to a command, by name: a flag's value is empty.
+type Given = BTreeMap<&'static str, String>;
+
+/// Parses `COMMAND [--option VALUE | --option=VALUE | --flag]...`.
 fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
-    let mut args = args;
-    let Some(sub) = args.next() else {
-        return Err("a command is required".into());
+    let mut parser = lexopt::Parser::from_args(args);
+    let sub = match parser.next().map_err(message)? {
+        None => return Err("a command is required".into()),
+        Some(Arg::Long("help") | Arg::Short('h')) => return Ok(Command::Help),
+        Some(Arg::Value(v)) if v == "help" => return Ok(Command::Help),
+        Some(other) => text(&other),
     };
     // Each command's options, and whether they take a value.
-    let spec: &[(&str, bool)] = match sub.as_str() {
+    let spec: &[(&'static str, bool)] = match sub.as_str() {
         "perft" => &[("depth", true), ("seconds", true), ("json", false)],
         "mc" => &[
             ("seconds", true),
@@ -136,70 +147,14 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
             ("json", false),
         ],
         "trace" => &[("depth", true), ("seconds", true), ("max-steps", true)],
-        "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(format!("unknown command `{other}`")),
     };
-    let mut given: BTreeMap<&str, String> = BTreeMap::new();
-    while let Some(arg) = args.next() {
-        if arg == "-h" || arg == "--help" {
-            return Ok(Command::Help);
-        }
-        let Some(body) = arg.strip_prefix("--") else {
-            return Err(format!("unexpected argument `{arg}`"));
-        };
-        let (name, inline) = match body.split_once('=') {
-            Some((name, value)) => (name, Some(value.to_string())),
-            None => (body, None),
-        };
-        let Some(&(key, takes_value)) = spec.iter().find(|(n, _)| *n == name) else {
-            return Err(format!("`{sub}` has no option `--{name}`"));
-        };
-        let value = match (takes_value, inline) {
-            (true, Some(v)) => v,
-            (true, None) => args
-                .next()
-                .ok_or_else(|| format!("`--{key}` needs a value"))?,
-            (false, None) => String::new(),
-            (false, Some(_)) => return Err(format!("`--{key}` takes no value")),
-        };
-        if given.insert(key, value).is_some() {
-            return Err(format!("`--{key}` is given more than once"));
-        }
-    }
-    let json = given.contains_key("json");
+    let Some(given) = options(&mut parser, &sub, spec)? else {
+        return Ok(Command::Help);
+    };
     match sub.as_str() {
-        "perft" => {
-            let depth = number(&given, "depth")?;
-            let seconds = number::<f64>(&given, "seconds")?;
-            if let Some(s) = seconds {
-                time_budget(s)?;
-                deadline_after(s).ok_or(format!("--seconds {s} is too far away"))?;
-            } else if depth.is_none() {
-                return Err("`perft` needs `--depth D` or `--seconds S`".into());
-            }
-            Ok(Command::Perft {
-                depth,
-                seconds,
-                json,
-            })
-        }
-        "mc" => {
-            let budget = match (
-                number::<f64>(&given, "seconds")?,
-                number(&given, "playouts")?,
-            ) {
-                (Some(s), None) => time_budget(s)?,
-                (None, Some(n)) => McBudget::Playouts(n),
-                _ => {
-                    return Err("`mc` needs exactly one of `--seconds S` and `--playouts N`".into())
-                }
-            };
-            Ok(Command::Mc {
-                budget,
-                seed: number(&given, "seed")?.unwrap_or(0),
-                json,
-            })
-        }
+        "perft" => perft_command(&given),
+        "mc" => mc_command(&given),
         _ => Ok(Command::Trace {
             depth: number(&given, "depth")?.unwrap_or(3),
             seconds: number(&given, "seconds")?.unwrap_or(60.0),
@@ -208,11 +163,87 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
     }
 }
 
+/// The options of command `sub` (`spec`: their names and whether they take
+/// a value), each given at most once; `None` when help is asked for.
+fn options(
+    parser: &mut lexopt::Parser,
+    sub: &str,
+    spec: &[(&'static str, bool)],
+) -> Result<Option<Given>, String> {
+    let mut given = Given::new();
+    while let Some(arg) = parser.next().map_err(message)? {
+        let name = match arg {
+            Arg::Long("help") | Arg::Short('h') => return Ok(None),
+            Arg::Long(name) => name.to_string(),
+            other => return Err(format!("unexpected argument `{}`", text(&other))),
+        };
+        let Some(&(key, takes_value)) = spec.iter().find(|(n, _)| *n == name) else {
+            return Err(format!("`{sub}` has no option `--{name}`"));
+        };
+        let value = match takes_value {
+            true => parser.value().map_err(message)?.to_string_lossy().into(),
+            false => String::new(),
+        };
+        if given.insert(key, value).is_some() {
+            return Err(format!("`--{key}` is given more than once"));
+        }
+    }
+    Ok(Some(given))
+}
+
+/// An argument as it was written.
+fn text(arg: &Arg) -> String {
+    match arg {
+        Arg::Short(c) => format!("-{c}"),
+        Arg::Long(name) => format!("--{name}"),
+        Arg::Value(v) => v.to_string_lossy().into(),
+    }
+}
+
+/// What is wrong, in this module's words where `lexopt`'s differ.
+fn message(error: lexopt::Error) -> String {
+    match error {
+        lexopt::Error::MissingValue {
+            option: Some(option),
+        } => format!("`{option}` needs a value"),
+        lexopt::Error::UnexpectedValue { option, .. } => format!("`{option}` takes no value"),
+        other => other.to_string(),
+    }
+}
+
+/// `perft`: `--depth D`, `--seconds S` or both, and `--json`.
+fn perft_command(given: &Given) -> Result<Command, String> {
+    let depth = number(given, "depth")?;
+    let seconds = number::<f64>(given, "seconds")?;
+    if let Some(s) = seconds {
+        time_budget(s)?;
+        deadline_after(s).ok_or(format!("--seconds {s} is too far away"))?;
+    } else if depth.is_none() {
+        return Err("`perft` needs `--depth D` or `--seconds S`".into());
+    }
+    Ok(Command::Perft {
+        depth,
+        seconds,
+        json: given.contains_key("json"),
+    })
+}
+
+/// `mc`: `--seconds S` or `--playouts N`, `--seed N` and `--json`.
+fn mc_command(given: &Given) -> Result<Command, String> {
+    let budget = match (number::<f64>(given, "seconds")?, number(given, "playouts")?) {
+        (Some(s), None) => time_budget(s)?,
+        (None, Some(n)) => McBudget::Playouts(n),
+        _ => return Err("`mc` needs exactly one of `--seconds S` and `--playouts N`".into()),
+    };
+    Ok(Command::Mc {
+        budget,
+        seed: number(given, "seed")?.unwrap_or(0),
+        json: given.contains_key("json"),
+    })
+}
+
 /// The value of option `key` read as a number, if it was given.
-fn number<T: std::str::FromStr>(
-    given: &BTreeMap<&str, String>,
-    key: &str,
-) -> Result<Option<T>, String> {
+fn number<T: std::str::FromStr>(given: &Given, key: &str) -> Result<Option<T>, String> {
     given
         .get(key)
         .map(|v| {
@@ -273,7 +304,17 @@ mod tests {
                 max_steps: 10
             })
         );
-        assert_eq!(parse_line("perft --help"), Ok(Command::Help));
+        assert_eq!(
+            parse_line("mc --playouts=4 --json --seed=9"),
+            Ok(Command::Mc {
+                budget: McBudget::Playouts(4),
+                seed: 9,
+                json: true
+            })
+        );
+        for line in ["help", "-h", "--help", "perft --help", "trace --depth 1 -h"] {
+            assert_eq!(parse_line(line), Ok(Command::Help), "{line}");
+        }
     }
 
     #[test]
@@ -287,7 +328,10 @@ mod tests {
             ("perft --depth x", "not a number"),
             ("perft --depth 1 --depth 2", "more than once"),
             ("perft --depth 1 --seed 2", "no option `--seed`"),
-            ("perft --depth 1 extra", "unexpected argument"),
+            ("perft --depth 1 extra", "unexpected argument `extra`"),
+            ("perft --depth 1 -x", "unexpected argument `-x`"),
+            ("perft --depth 1 -- --json", "unexpected argument `--json`"),
+            ("--depth", "unknown command `--depth`"),
             ("perft --json=yes --depth 1", "takes no value"),
             ("mc --seed 1", "exactly one of"),
             ("mc --seconds 1 --playouts 2", "exactly one of"),

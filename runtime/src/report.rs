@@ -2,15 +2,15 @@
 //! backend: `gdlc` and every binary it generates print through this module,
 //! so their outputs agree byte for byte.
 //!
-//! The JSON is what `serde_json` would print for the same values (keys
-//! sorted, floats in the shortest form that reads back exactly), written by
-//! hand so that the runtime needs no serialization crate.
+//! The JSON reports are [`serde_json::Value`]s, their objects' keys in
+//! sorted order: print one with `{}` (compact, as `--json` does) or `{:#}`
+//! (pretty, as `trace` does). The module is there with the `cli` feature.
 
 use crate::{
     deterministic_playout, perft, perft_with, DriverError, McBudget, McReport, PerftLevel, Playout,
     Reasoner,
 };
-use std::collections::BTreeMap;
+use serde_json::Value;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -23,233 +23,18 @@ pub const PLAYOUT_SEEDS: [u64; 2] = [0, 1];
 /// Joint moves after which a flat Monte-Carlo playout is cut short.
 pub const MC_MAX_LENGTH: u64 = 1_000_000;
 
-/// A JSON value, as much of JSON as the reports need.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// A natural number.
-    Int(u64),
-    /// A floating-point number (`null` when not finite).
-    Float(f64),
-    /// A string.
-    Str(String),
-    /// An array.
-    Array(Vec<Json>),
-    /// An object; its keys are written in sorted order.
-    Object(BTreeMap<String, Json>),
+/// A JSON object from key–value pairs, its keys in sorted order (what the
+/// reports print) whether or not a crate in the build turns on
+/// `serde_json`'s `preserve_order`, which keeps an object's insertion order.
+fn object<K: Into<String>>(pairs: impl IntoIterator<Item = (K, Value)>) -> Value {
+    sorted_object(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
 }
 
-impl From<bool> for Json {
-    fn from(b: bool) -> Self {
-        Json::Bool(b)
-    }
-}
-
-impl From<u64> for Json {
-    fn from(n: u64) -> Self {
-        Json::Int(n)
-    }
-}
-
-impl From<u32> for Json {
-    fn from(n: u32) -> Self {
-        Json::Int(n.into())
-    }
-}
-
-impl From<usize> for Json {
-    fn from(n: usize) -> Self {
-        Json::Int(n as u64)
-    }
-}
-
-impl From<f64> for Json {
-    fn from(x: f64) -> Self {
-        Json::Float(x)
-    }
-}
-
-impl From<&str> for Json {
-    fn from(s: &str) -> Self {
-        Json::Str(s.to_string())
-    }
-}
-
-impl From<String> for Json {
-    fn from(s: String) -> Self {
-        Json::Str(s)
-    }
-}
-
-impl<T: Into<Json>> From<Option<T>> for Json {
-    fn from(v: Option<T>) -> Self {
-        v.map_or(Json::Null, Into::into)
-    }
-}
-
-impl<T: Into<Json>> From<Vec<T>> for Json {
-    fn from(items: Vec<T>) -> Self {
-        Json::Array(items.into_iter().map(Into::into).collect())
-    }
-}
-
-impl Json {
-    /// An object from key–value pairs.
-    pub fn object<K: Into<String>, V: Into<Json>>(pairs: impl IntoIterator<Item = (K, V)>) -> Json {
-        Json::Object(
-            pairs
-                .into_iter()
-                .map(|(k, v)| (k.into(), v.into()))
-                .collect(),
-        )
-    }
-
-    /// The value on one line, without spaces (`serde_json::to_string`).
-    pub fn compact(&self) -> String {
-        let mut out = String::new();
-        self.write(&mut out, None);
-        out
-    }
-
-    /// The value indented by two spaces (`serde_json::to_string_pretty`).
-    pub fn pretty(&self) -> String {
-        let mut out = String::new();
-        self.write(&mut out, Some(0));
-        out
-    }
-
-    /// Writes the value; `indent` is the nesting level when pretty.
-    fn write(&self, out: &mut String, indent: Option<usize>) {
-        match self {
-            Json::Null => out.push_str("null"),
-            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Json::Int(n) => {
-                let _ = write!(out, "{n}");
-            }
-            Json::Float(x) => write_float(out, *x),
-            Json::Str(s) => write_string(out, s),
-            Json::Array(items) => {
-                write_sequence(out, indent, ('[', ']'), items.iter(), |out, item, inner| {
-                    item.write(out, inner)
-                })
-            }
-            Json::Object(fields) => write_sequence(
-                out,
-                indent,
-                ('{', '}'),
-                fields.iter(),
-                |out, (key, value), inner| {
-                    write_string(out, key);
-                    out.push_str(if inner.is_some() { ": " } else { ":" });
-                    value.write(out, inner);
-                },
-            ),
-        }
-    }
-}
-
-/// Writes the elements of an array or object between `brackets`, one per
-/// line when pretty.
-fn write_sequence<T>(
-    out: &mut String,
-    indent: Option<usize>,
-    brackets: (char, char),
-    items: impl ExactSizeIterator<Item = T>,
-    mut write_item: impl FnMut(&mut String, T, Option<usize>),
-) {
-    out.push(brackets.0);
-    let empty = items.len() == 0;
-    let inner = indent.map(|i| i + 1);
-    for (i, item) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        if let Some(level) = inner {
-            out.push('\n');
-            out.push_str(&"  ".repeat(level));
-        }
-        write_item(out, item, inner);
-    }
-    if let (Some(level), false) = (indent, empty) {
-        out.push('\n');
-        out.push_str(&"  ".repeat(level));
-    }
-    out.push(brackets.1);
-}
-
-/// A JSON string literal: `"` and `\` escaped, control characters as
-/// `\n`-style or `\u00xx` escapes, everything else as it is.
-fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// A float as serde_json prints it: the shortest digits that read back
-/// exactly, in positional notation when the decimal exponent is in
-/// `-5..=15` (always with a fraction, `3.0`), otherwise as `1.5e+16`;
-/// `null` when not finite.
-fn write_float(out: &mut String, x: f64) {
-    if !x.is_finite() {
-        out.push_str("null");
-        return;
-    }
-    if x.is_sign_negative() {
-        out.push('-');
-    }
-    if x == 0.0 {
-        out.push_str("0.0");
-        return;
-    }
-    // `{:e}` gives the shortest round-trip digits: `1.2345e-7`, `5e2`.
-    let scientific = format!("{:e}", x.abs());
-    let (mantissa, exponent) = scientific
-        .split_once('e')
-        .unwrap_or((scientific.as_str(), "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(|&c| c != '.').collect();
-    let length = digits.len() as i32;
-    if (-5..=15).contains(&exponent) {
-        if length - 1 <= exponent {
-            out.push_str(&digits);
-            out.push_str(&"0".repeat((exponent + 1 - length) as usize));
-            out.push_str(".0");
-        } else if exponent >= 0 {
-            let point = (exponent + 1) as usize;
-            out.push_str(&digits[..point]);
-            out.push('.');
-            out.push_str(&digits[point..]);
-        } else {
-            out.push_str("0.");
-            out.push_str(&"0".repeat((-exponent - 1) as usize));
-            out.push_str(&digits);
-        }
-    } else {
-        out.push_str(&digits[..1]);
-        if length > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        let sign = if exponent >= 0 { '+' } else { '-' };
-        let _ = write!(out, "e{sign}{}", exponent.unsigned_abs());
-    }
+/// The object of `pairs` sorted by key (one copy of the code for every
+/// caller of [`object`]).
+fn sorted_object(mut pairs: Vec<(String, Value)>) -> Value {
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    Value::Object(pairs.into_iter().collect())
 }
 
 /// A timed perft run: the levels up to the last non-empty one.
@@ -320,17 +105,17 @@ impl PerftRun {
 
     /// The report as JSON: `game`, `backend`, `depth`, `nodes`, `leaves`,
     /// `levels`, `seconds`, `nodes_per_sec`.
-    pub fn json(&self, game: &str, backend: &str) -> Json {
+    pub fn json(&self, game: &str, backend: &str) -> Value {
         let last = self.last();
-        Json::object([
-            ("game", Json::from(game)),
+        object([
+            ("game", Value::from(game)),
             ("backend", backend.into()),
             ("depth", last.depth.into()),
             ("nodes", last.nodes.into()),
             ("leaves", last.leaves.into()),
             (
                 "levels",
-                Json::Array(self.levels.iter().map(level_json).collect()),
+                Value::Array(self.levels.iter().map(level_json).collect()),
             ),
             ("seconds", self.seconds.into()),
             ("nodes_per_sec", self.nodes_per_sec().into()),
@@ -385,13 +170,13 @@ pub fn deadline_after(seconds: f64) -> Option<Instant> {
 /// A flat Monte-Carlo report as JSON: `game`, `backend`, `seed`, `playouts`,
 /// `states`, `seconds`, `playouts_per_sec`, `states_per_sec`, `mean_goals`
 /// (by role name), `truncated`.
-pub fn mc_json(report: &McReport, roles: &[String], game: &str, backend: &str) -> Json {
+pub fn mc_json(report: &McReport, roles: &[String], game: &str, backend: &str) -> Value {
     let goals = roles
         .iter()
         .enumerate()
-        .map(|(i, role)| (role.clone(), Json::from(mean_goal(report, i))));
-    Json::object([
-        ("game", Json::from(game)),
+        .map(|(i, role)| (role.clone(), Value::from(mean_goal(report, i))));
+    object([
+        ("game", Value::from(game)),
         ("backend", backend.into()),
         ("seed", report.seed.into()),
         ("playouts", report.playouts.into()),
@@ -399,7 +184,7 @@ pub fn mc_json(report: &McReport, roles: &[String], game: &str, backend: &str) -
         ("seconds", report.seconds.into()),
         ("playouts_per_sec", report.playouts_per_sec().into()),
         ("states_per_sec", report.states_per_sec().into()),
-        ("mean_goals", Json::object(goals)),
+        ("mean_goals", object(goals)),
         ("truncated", report.truncated.into()),
     ])
 }
@@ -443,7 +228,7 @@ pub fn trace<R: Reasoner>(
     depth: u32,
     deadline: Option<Instant>,
     max_steps: usize,
-) -> Result<Json, DriverError> {
+) -> Result<Value, DriverError> {
     let roles = r.roles().to_vec();
     let initial = r.initial_state();
     let init = r.fluents(&initial);
@@ -453,23 +238,23 @@ pub fn trace<R: Reasoner>(
         .iter()
         .map(|&seed| deterministic_playout(r, seed, max_steps).map(|p| playout_json(&p, &roles)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Json::object([
-        ("game", Json::from(game)),
+    Ok(object([
+        ("game", Value::from(game)),
         ("roles", roles.into()),
         ("init", init.into()),
         ("init_terminal", init_terminal.into()),
         (
             "perft",
-            Json::Array(levels.iter().map(level_json).collect()),
+            Value::Array(levels.iter().map(level_json).collect()),
         ),
-        ("playouts", Json::Array(playouts)),
+        ("playouts", Value::Array(playouts)),
     ]))
 }
 
 /// One perft level as `{depth, nodes, leaves}`.
-pub fn level_json(level: &PerftLevel) -> Json {
-    Json::object([
-        ("depth", Json::from(level.depth)),
+pub fn level_json(level: &PerftLevel) -> Value {
+    object([
+        ("depth", Value::from(level.depth)),
         ("nodes", level.nodes.into()),
         ("leaves", level.leaves.into()),
     ])
@@ -478,13 +263,13 @@ pub fn level_json(level: &PerftLevel) -> Json {
 /// A playout in the oracle's schema: `seed`, `steps` (each with `legal` and
 /// `joint` by role name, and `state`), then `terminal_step` and `goals` by
 /// role name, or `truncated: true`.
-pub fn playout_json(p: &Playout, roles: &[String]) -> Json {
-    let by_role = |values: Vec<Json>| Json::object(roles.iter().cloned().zip(values));
+pub fn playout_json(p: &Playout, roles: &[String]) -> Value {
+    let by_role = |values: Vec<Value>| object(roles.iter().cloned().zip(values));
     let steps = p
         .steps
         .iter()
         .map(|s| {
-            Json::object([
+            object([
                 (
                     "legal",
                     by_role(s.legal.iter().map(|m| m.clone().into()).collect()),
@@ -498,18 +283,18 @@ pub fn playout_json(p: &Playout, roles: &[String]) -> Json {
         })
         .collect();
     match p.terminal_step {
-        Some(t) => Json::object([
-            ("seed", Json::from(p.seed)),
-            ("steps", Json::Array(steps)),
+        Some(t) => object([
+            ("seed", Value::from(p.seed)),
+            ("steps", Value::Array(steps)),
             ("terminal_step", t.into()),
             (
                 "goals",
                 by_role(p.goals.iter().map(|&g| g.into()).collect()),
             ),
         ]),
-        None => Json::object([
-            ("seed", Json::from(p.seed)),
-            ("steps", Json::Array(steps)),
+        None => object([
+            ("seed", Value::from(p.seed)),
+            ("steps", Value::Array(steps)),
             ("truncated", true.into()),
         ]),
     }
@@ -520,11 +305,13 @@ mod tests {
     use super::*;
 
     fn float(x: f64) -> String {
-        Json::Float(x).compact()
+        Value::from(x).to_string()
     }
 
+    /// The numbers of the reports print as they did when the runtime wrote
+    /// its JSON by hand (and as the oracle files have them).
     #[test]
-    fn floats_are_written_like_serde_json() {
+    fn floats_print_in_the_shortest_exact_form() {
         assert_eq!(float(0.0), "0.0");
         assert_eq!(float(-0.0), "-0.0");
         assert_eq!(float(3.0), "3.0");
@@ -541,21 +328,52 @@ mod tests {
     }
 
     #[test]
-    fn compact_and_pretty_layouts() {
-        let v = Json::object([
-            ("b", Json::from(vec![1u64, 2])),
-            ("a", Json::from("x\"\n\u{1}é")),
-            ("c", Json::Array(Vec::new())),
-            ("d", Json::object(Vec::<(String, Json)>::new())),
-            ("e", Json::from(None::<u32>)),
+    fn compact_and_pretty_layouts_with_sorted_keys() {
+        let v = object([
+            ("b", Value::from(vec![1u64, 2])),
+            ("a", Value::from("x\"\n\u{1}é")),
+            ("c", Value::Array(Vec::new())),
+            ("d", object(Vec::<(String, Value)>::new())),
+            ("e", Value::from(None::<u32>)),
         ]);
         assert_eq!(
-            v.compact(),
+            v.to_string(),
             r#"{"a":"x\"\n\u0001é","b":[1,2],"c":[],"d":{},"e":null}"#
         );
         assert_eq!(
-            v.pretty(),
+            format!("{v:#}"),
             "{\n  \"a\": \"x\\\"\\n\\u0001é\",\n  \"b\": [\n    1,\n    2\n  ],\n  \"c\": [],\n  \"d\": {},\n  \"e\": null\n}"
+        );
+    }
+
+    #[test]
+    fn a_perft_report_in_json_and_text() {
+        let run = PerftRun {
+            depth: 2,
+            levels: vec![
+                PerftLevel {
+                    depth: 0,
+                    nodes: 1,
+                    leaves: 1,
+                },
+                PerftLevel {
+                    depth: 1,
+                    nodes: 10,
+                    leaves: 9,
+                },
+            ],
+            seconds: 0.5,
+        };
+        assert_eq!(
+            run.json("g", "compiled").to_string(),
+            r#"{"backend":"compiled","depth":1,"game":"g","leaves":9,"levels":[{"depth":0,"leaves":1,"nodes":1},{"depth":1,"leaves":9,"nodes":10}],"nodes":10,"nodes_per_sec":20.0,"seconds":0.5}"#
+        );
+        assert_eq!(
+            run.text(),
+            "depth  0  nodes              1  leaves              1\n\
+             depth  1  nodes             10  leaves              9\n\
+             (the tree ends at depth 1)\n\
+             20 nodes/s (10 nodes in 0.500 s)\n"
         );
     }
 
