@@ -164,6 +164,22 @@ impl RelationGraph {
         g
     }
 
+    /// The graph of `rules` with the nodes `true/1` and `does/2` added
+    /// (last, when no rule reads them), and those two nodes: the graph both
+    /// evaluators classify relations by.
+    pub fn with_inputs(rules: &[NormalRule]) -> (Self, NodeIndex, NodeIndex) {
+        let mut graph = RelationGraph::new(rules);
+        let true_node = graph.add(Relation {
+            name: "true".into(),
+            arity: 1,
+        });
+        let does_node = graph.add(Relation {
+            name: "does".into(),
+            arity: 2,
+        });
+        (graph, true_node, does_node)
+    }
+
     /// Adds a relation that no rule mentions (if it is not there yet).
     pub fn add(&mut self, relation: Relation) -> NodeIndex {
         self.node(relation)

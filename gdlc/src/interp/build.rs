@@ -74,15 +74,7 @@ impl<'r> Builder<'r> {
     /// The relations of `rules` (with `true` and `does`), their classes and
     /// components, and empty tables.
     pub(super) fn new(rules: &'r [NormalRule]) -> Self {
-        let mut graph = RelationGraph::new(rules);
-        let true_node = graph.add(Relation {
-            name: "true".into(),
-            arity: 1,
-        });
-        let does_node = graph.add(Relation {
-            name: "does".into(),
-            arity: 2,
-        });
+        let (graph, true_node, does_node) = RelationGraph::with_inputs(rules);
         let relations: Vec<Relation> = graph.graph.node_weights().cloned().collect();
         let keyword = |name: &str, arity: usize| -> Vec<RelId> {
             relations

@@ -18,15 +18,7 @@ use rustc_hash::FxHashMap;
 pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
     let interp = catch_limit(|| Interpreter::from_rules(rules))
         .map_err(|limit| CompileError::StaticRelations(limit.0))?;
-    let mut graph = RelationGraph::new(rules);
-    let true_node = graph.add(Relation {
-        name: "true".into(),
-        arity: 1,
-    });
-    let does_node = graph.add(Relation {
-        name: "does".into(),
-        arity: 2,
-    });
+    let (graph, true_node, does_node) = RelationGraph::with_inputs(rules);
     let relations: Vec<Relation> = graph.graph.node_weights().cloned().collect();
     let rel_index: FxHashMap<Relation, RelId> = relations
         .iter()
