@@ -5,9 +5,10 @@
 
 mod common;
 
-use common::{gdlc, project_game, Run};
+use common::{gdlc, gdlc_within, project_game, Run};
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 /// Writes `bytes` to a fresh file named `name` and returns its path.
 fn file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
@@ -330,6 +331,62 @@ fn a_helper_safe_only_at_its_call_sites_works() {
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     // (pick 1 2) and (pick 2 1).
     assert_eq!(json["leaves"], 2, "{}", run.stdout);
+}
+
+/// A helper unsafe in its head cannot be unfolded into its callers when it
+/// is recursive — directly, through a non-ground fact, or once another
+/// helper was unfolded into it: unfolding would never end. It is reported
+/// at once, where it is written.
+#[test]
+fn a_recursive_helper_unsafe_in_its_head_is_reported_not_unfolded_forever() {
+    let cases = [
+        (
+            "(role a) (init p) (succ 0 1) (succ 1 2)\n\
+             (<= (smaller ?v ?y) (succ ?x ?y))\n\
+             (<= (smaller ?x ?y) (succ ?x ?z) (smaller ?z ?y))\n\
+             (<= (legal a x) (true p) (smaller 0 2))\n\
+             (<= (next p) (true p)) (<= terminal (not (true p))) (goal a 0)\n",
+            "unsafe-variable",
+            "2:14",
+        ),
+        (
+            "(role r) (init (p 1)) (succ 0 1) (succ 1 2)\n\
+             (sum ?x 0 ?x)\n\
+             (<= (sum ?x ?y ?z) (succ ?x ?m) (succ ?n ?y) (sum ?m ?n ?z))\n\
+             (<= (legal r a) (true (p 1))) (<= (next (p 1)) (sum 1 0 1))\n\
+             (<= terminal (true (p 2))) (goal r 100)\n",
+            "unsafe-variable",
+            "2:6",
+        ),
+        (
+            "(role a) (init p) (p 1)\n\
+             (<= (h1 ?v ?y) (h2 ?w ?y))\n\
+             (<= (h2 ?w ?y) (h1 ?v ?y) (p ?y))\n\
+             (<= (legal a x) (true p) (h2 0 1))\n\
+             (<= (next p) (true p)) (<= terminal (not (true p))) (goal a 0)\n",
+            "unsafe-variable",
+            "3:9",
+        ),
+    ];
+    for (text, code, at) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file(&dir, "game.kif", text.as_bytes());
+        let p = path.to_str().unwrap();
+        let run = gdlc_within(&["check", p], Duration::from_secs(60))
+            .unwrap_or_else(|| panic!("gdlc check ran for over a minute on:\n{text}"));
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("error[{code}]")),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains(&format!("{p}:{at}")),
+            "{at} in:\n{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains(":1:1"), "{}", run.stderr);
+    }
 }
 
 #[test]

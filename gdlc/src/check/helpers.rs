@@ -77,6 +77,12 @@ pub fn unfold_helpers(rules: Vec<NormalRule>, out: &mut Vec<Diagnostic>) -> Vec<
             .filter(|r| r.head.relation() == *helper)
             .cloned()
             .collect();
+        if definitions.iter().any(|d| calls(d, helper)) {
+            // Unfolding a relation into its own rules would never end (an
+            // earlier unfolding can make a helper recursive): left in
+            // place, the safety check reports it.
+            continue;
+        }
         let span = definitions[0].span;
         if uses(&rules, helper, false) {
             out.push(
@@ -151,11 +157,24 @@ pub fn unfold_helpers(rules: Vec<NormalRule>, out: &mut Vec<Diagnostic>) -> Vec<
     rules
 }
 
-/// Non-keyword, non-recursive relations with unsafe rules whose unsafe
-/// variables all occur in the head.
+/// Whether a literal of `rule`'s body is over `relation`.
+fn calls(rule: &NormalRule, relation: &Relation) -> bool {
+    rule.body.iter().any(|l| match l {
+        NormalLiteral::Pos(a) | NormalLiteral::Neg(a) => a.relation() == *relation,
+        _ => false,
+    })
+}
+
+/// Non-keyword relations with unsafe rules whose unsafe variables all occur
+/// in the head, none of whose rules calls the relation itself.
 fn helper_relations(rules: &[NormalRule]) -> Vec<Relation> {
     let mut candidates: Vec<Relation> = Vec::new();
     let mut excluded: FxHashSet<Relation> = FxHashSet::default();
+    let recursive: FxHashSet<Relation> = rules
+        .iter()
+        .filter(|r| calls(r, &r.head.relation()))
+        .map(|r| r.head.relation())
+        .collect();
     for rule in rules {
         let relation = rule.head.relation();
         let unsafe_vars = unsafe_variables(rule);
@@ -179,11 +198,10 @@ fn helper_relations(rules: &[NormalRule]) -> Vec<Relation> {
                 | "base"
                 | "input"
         );
-        let recursive = rule.body.iter().any(|l| match l {
-            NormalLiteral::Pos(a) | NormalLiteral::Neg(a) => a.relation() == relation,
-            _ => false,
-        });
-        if keyword || recursive || !unsafe_vars.iter().all(|(v, _, _)| head_vars.contains(v)) {
+        if keyword
+            || recursive.contains(&relation)
+            || !unsafe_vars.iter().all(|(v, _, _)| head_vars.contains(v))
+        {
             excluded.insert(relation);
         } else if !candidates.contains(&relation) {
             candidates.push(relation);
@@ -193,24 +211,21 @@ fn helper_relations(rules: &[NormalRule]) -> Vec<Relation> {
     candidates
 }
 
+/// `rule` with every variable renamed apart (`?x` becomes `?x N`), each
+/// keeping the span of its first occurrence, so that a diagnostic about an
+/// unfolded rule points into the helper as written.
 fn rename(rule: &NormalRule, fresh: usize) -> NormalRule {
-    let mut vars: FxHashSet<String> = FxHashSet::default();
-    rule.head.for_each_var(&mut |v, _| {
-        vars.insert(v.to_string());
-    });
+    let mut subst: FxHashMap<String, Term> = FxHashMap::default();
+    let mut add = |v: &str, span| {
+        // A space never occurs in a written variable, so the new names are fresh.
+        subst
+            .entry(v.to_string())
+            .or_insert_with(|| Term::Var(format!("{v} {fresh}"), span));
+    };
+    rule.head.for_each_var(&mut add);
     for l in &rule.body {
-        l.for_each_var(&mut |v, _| {
-            vars.insert(v.to_string());
-        });
+        l.for_each_var(&mut add);
     }
-    // A space never occurs in a written variable, so the new names are fresh.
-    let subst: FxHashMap<String, Term> = vars
-        .into_iter()
-        .map(|v| {
-            let renamed = Term::Var(format!("{v} {fresh}"), Default::default());
-            (v, renamed)
-        })
-        .collect();
     let mut renamed = rule.clone();
     apply_rule(&mut renamed, &subst);
     renamed

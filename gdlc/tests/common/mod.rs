@@ -5,7 +5,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// What a run of a command gave: its exit code and its output as text.
 pub struct Run {
@@ -45,6 +46,27 @@ pub fn gdlc(args: &[&str]) -> Run {
         .output()
         .expect("run gdlc")
         .into()
+}
+
+/// Runs `gdlc` with `args`, killed after `limit`: `None` when it ran that
+/// long (for input that once made it hang; its output must be small).
+pub fn gdlc_within(args: &[&str], limit: Duration) -> Option<Run> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gdlc"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gdlc");
+    let start = Instant::now();
+    while child.try_wait().expect("wait for gdlc").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().expect("gdlc's output").into())
 }
 
 /// The target folder of this build (the binaries are in `<target>/<profile>`).
