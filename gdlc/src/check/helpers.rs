@@ -84,23 +84,7 @@ pub fn unfold_helpers(rules: Vec<NormalRule>, out: &mut Vec<Diagnostic>) -> Vec<
             continue;
         }
         let span = definitions[0].span;
-        if uses(&rules, helper, false) {
-            out.push(
-                Diagnostic::warning(
-                    "unfolded-helper",
-                    format!("`{helper}` is safe only where it is used; its rules are unfolded into their callers"),
-                )
-                .at(span, "unsafe on its own"),
-            );
-        } else {
-            out.push(
-                Diagnostic::warning(
-                    "unused-unsafe-rule",
-                    format!("`{helper}` is unsafe and never used; its rules are ignored"),
-                )
-                .at(span, "unsafe and unused"),
-            );
-        }
+        out.push(helper_warning(helper, uses(&rules, helper, false), span));
         rules.retain(|r| r.head.relation() != *helper);
         let mut fresh = 0usize;
         let mut done: Vec<NormalRule> = Vec::new();
@@ -155,6 +139,24 @@ pub fn unfold_helpers(rules: Vec<NormalRule>, out: &mut Vec<Diagnostic>) -> Vec<
         rules = done;
     }
     rules
+}
+
+/// The warning that `helper`'s rules are unfolded into its callers (when
+/// `used`) or ignored.
+fn helper_warning(helper: &Relation, used: bool, span: crate::diagnostics::Span) -> Diagnostic {
+    if used {
+        Diagnostic::warning(
+            "unfolded-helper",
+            format!("`{helper}` is safe only where it is used; its rules are unfolded into their callers"),
+        )
+        .at(span, "unsafe on its own")
+    } else {
+        Diagnostic::warning(
+            "unused-unsafe-rule",
+            format!("`{helper}` is unsafe and never used; its rules are ignored"),
+        )
+        .at(span, "unsafe and unused")
+    }
 }
 
 /// Whether a literal of `rule`'s body is over `relation`.
