@@ -238,6 +238,37 @@ fn deep_nesting_is_refused_not_a_stack_overflow() {
     );
 }
 
+/// Many published descriptions are one line of 10 000 characters or more:
+/// a diagnostic shows a window of that line around the error, cut with
+/// `...`, and still gives the real line and column.
+#[test]
+fn a_diagnostic_on_a_very_long_line_fits_a_screen() {
+    let facts: Vec<String> = (0..700).map(|i| format!("(cell{i} x)")).collect();
+    let facts = facts.join(" ");
+    let rule = "(<= (legal a ?x) (true p))";
+    let text = format!(
+        "(role a) (init p) {facts} {rule} {facts} \
+         (<= (next p) (true p)) (<= terminal (true p)) (goal a 0)"
+    );
+    assert!(text.len() > 10_000 && !text.contains('\n'));
+    let column = text.find(rule).unwrap() + rule.find("?x").unwrap() + 1;
+    let (run, path) = check(&text);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("{path}:1:{column}")),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("...(cell"), "{}", run.stderr);
+    assert!(run.stderr.contains(rule), "{}", run.stderr);
+    let longest = run.stderr.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(
+        longest < 200,
+        "a line of {longest} characters in:\n{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn missing_file() {
     let run = gdlc(&["check", "/nonexistent/game.kif"]);

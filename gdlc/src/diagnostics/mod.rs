@@ -2,8 +2,9 @@
 //! (`error[code]: message`, then `--> file:line:column`, the source line and a
 //! caret) through codespan-reporting.
 
+mod window;
+
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
-use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::NoColor, Chars, Config};
 
 /// A byte range in a source file.
@@ -115,15 +116,25 @@ impl SourceFile {
         (line, before[line_start..].chars().count() + 1)
     }
 
-    /// Renders diagnostics as plain text, rustc style.
+    /// Renders diagnostics as plain text, rustc style; a long line is shown
+    /// as a window around what the labels point at.
     pub fn render(&self, diagnostics: &[Diagnostic]) -> String {
-        let file = SimpleFile::new(self.name.as_str(), self.text.as_str());
         let config = Config {
             chars: Chars::ascii(),
             ..Config::default()
         };
         let mut out = NoColor::new(Vec::new());
         for d in diagnostics {
+            let points: Vec<usize> = d
+                .primary
+                .iter()
+                .chain(&d.secondary)
+                .flat_map(|(span, _)| {
+                    let r = self.clamp(*span);
+                    [r.start, r.end]
+                })
+                .collect();
+            let file = window::Shown::new(&self.name, &self.text, &points);
             let mut cs = match d.severity {
                 Severity::Error => CsDiagnostic::error(),
                 Severity::Warning => CsDiagnostic::warning(),
@@ -133,10 +144,14 @@ impl SourceFile {
             .with_notes(d.notes.clone());
             let mut labels = Vec::new();
             if let Some((span, label)) = &d.primary {
-                labels.push(Label::primary((), self.clamp(*span)).with_message(label));
+                labels.push(
+                    Label::primary((), file.shown_range(self.clamp(*span))).with_message(label),
+                );
             }
             for (span, label) in &d.secondary {
-                labels.push(Label::secondary((), self.clamp(*span)).with_message(label));
+                labels.push(
+                    Label::secondary((), file.shown_range(self.clamp(*span))).with_message(label),
+                );
             }
             cs = cs.with_labels(labels);
             if d.primary.is_none() {
