@@ -284,17 +284,33 @@ impl RelaxedEvaluation<'_> {
     }
 
     /// How many facts a positive literal would try under `binding`: exact
-    /// for enumerated relations (an index lookup), the product of the free
-    /// arguments' domains otherwise.
+    /// for enumerated relations (an index lookup, by the bound children of
+    /// a compound argument bound in part when its bound arguments leave
+    /// many, as [`Self::scan_literal`] finds them), the product of the
+    /// free arguments' domains otherwise.
     fn candidates(&mut self, atom: &Atom, binding: &[Option<TermId>]) -> usize {
         let r = atom.rel;
         let (positions, key) = &mut self.key;
         if !bound_key(&self.program.store, atom, binding, positions, key) {
             return 0;
         }
+        let store = &self.program.store;
         match &mut self.tuples[r] {
-            Some(t) if positions.is_empty() => t.rows.len(),
-            Some(t) => t.lookup(positions, key).len(),
+            Some(t) => {
+                let n = if positions.is_empty() {
+                    t.rows.len()
+                } else {
+                    t.lookup(positions, key).len()
+                };
+                if n < MIN_INNER_SCAN {
+                    return n;
+                }
+                match inner_key(store, atom, binding) {
+                    Err(()) => 0,
+                    Ok(Some((places, values))) => t.lookup_inner(&places, &values, store).len(),
+                    Ok(None) => n,
+                }
+            }
             None => (0..atom.args.len())
                 .filter(|p| !positions.contains(p))
                 .map(|p| self.dom[r][p].len())
@@ -317,20 +333,17 @@ impl RelaxedEvaluation<'_> {
             unreachable!()
         };
         buffers.rows.clear();
-        let (candidates, counted) = if self.tuples[atom.rel].is_some() {
-            match self.indexed_candidates(atom, i, join, &mut buffers.rows) {
-                Some((candidates, counted)) => (candidates, Some(counted)),
-                None => return Ok(()),
-            }
+        let candidates = if self.tuples[atom.rel].is_some() {
+            self.indexed_candidates(atom, i, join, &mut buffers.rows)
         } else {
-            match self.product_candidates(atom, &join.binding)? {
-                Some(candidates) => (candidates, None),
-                None => return Ok(()),
-            }
+            self.product_candidates(atom, &join.binding)?
+        };
+        let Some(candidates) = candidates else {
+            return Ok(());
         };
         let count = candidates.len(&buffers.rows);
         self.work.tried += count;
-        join.work += counted.unwrap_or(count);
+        join.work += count;
         if join.work > self.limits.join_work {
             return Err(Halt::TooLarge);
         }
@@ -340,17 +353,15 @@ impl RelaxedEvaluation<'_> {
     /// The candidate facts of literal `i` of the body (`atom`), of a
     /// relation whose facts are kept, by an index on its bound arguments
     /// (or on the bound children of a compound argument bound in part),
-    /// their row indexes into `ids`; and how many the index on its bound
-    /// arguments gives (the work is counted by those whichever index finds
-    /// the facts, so the same rules fall back to their arguments'
-    /// domains). `None` when a bound argument is a term never created.
+    /// their row indexes into `ids`. `None` when a bound argument is a term
+    /// never created.
     fn indexed_candidates(
         &mut self,
         atom: &Atom,
         i: usize,
         join: &Join<'_>,
         ids: &mut Vec<u32>,
-    ) -> Option<(Candidates, usize)> {
+    ) -> Option<Candidates> {
         let (positions, key) = &mut self.key;
         if !bound_key(&self.program.store, atom, &join.binding, positions, key) {
             return None;
@@ -402,7 +413,7 @@ impl RelaxedEvaluation<'_> {
             }
             Ok(None) => by_positions,
         };
-        Some((candidates, n))
+        Some(candidates)
     }
 
     /// The candidate facts of `atom`, of a relation known only by its

@@ -257,3 +257,35 @@ fn a_rule_whose_head_keeps_only_domains_stops_once_they_are_full() {
         without.work
     );
 }
+
+#[test]
+fn a_join_counts_and_picks_literals_by_the_facts_their_bound_children_select() {
+    // As chess's `legal`: each of 40 squares with a white piece, each of
+    // its 39 reachable squares, and one witness `(true (cell ?k w))`.
+    // Counted by the facts `(cell ?x w)` selects (40, not all 121 of
+    // `true`), the join stays within its limit, so `legal` keeps its 1 560
+    // moves instead of the product of its arguments' domains.
+    let mut text = String::from(
+        "(role a) (init (control a)) (<= (next (control a)) (true (control a)))
+            (<= (next (cell ?s ?c)) (true (cell ?s ?c)))
+            (<= (reach ?u ?x) (true (control a)) (adj ?u ?x))
+            (<= (legal a (move ?u ?x)) (true (control a)) (true (cell ?u w))
+                (reach ?u ?x) (true (cell ?x e)) (true (cell ?k w)))
+            (<= terminal (true (control b))) (goal a 100)",
+    );
+    for s in 1..=40 {
+        for c in ["w", "b", "e"] {
+            text += &format!(" (init (cell {s} {c}))");
+        }
+        for x in (1..=40).filter(|&x| x != s) {
+            text += &format!(" (adj {s} {x})");
+        }
+    }
+    let limits = Limits {
+        rows: 10_000,
+        join_work: 120_000,
+    };
+    let (d, legal) = relaxed(&text, limits, "legal/2");
+    assert_eq!(d.work.by_argument, 0, "{:?}", d.work);
+    assert_eq!(d.rows[legal], Some(40 * 39));
+}
