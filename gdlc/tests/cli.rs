@@ -90,13 +90,6 @@ fn keyword_discipline() {
         1,
         "`init` depends on `true`",
     );
-    assert_error(
-        &format!("(role a)\n(<= (legal a stop) (does a go))\n{GAME_TAIL}"),
-        "does-dependent",
-        2,
-        1,
-        "`legal` depends on `does`",
-    );
     let (run, path) = check(&format!("(init p)\n{GAME_TAIL}"));
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("error[no-roles]"), "{}", run.stderr);
@@ -461,4 +454,66 @@ fn json_outputs_carry_the_figures() {
     let sum = goals["xplayer"].as_f64().unwrap() + goals["oplayer"].as_f64().unwrap();
     // Every tic-tac-toe outcome gives the two players 100 in total.
     assert!((sum - 100.0).abs() < 1e-9, "{goals}");
+}
+
+/// A game whose `legal`, `terminal` and `goal` read `does` through the
+/// helper `moved`: evaluated with no move being made, `moved` never holds,
+/// so `c` is always legal and only the step counter ends the game.
+const NO_MOVE_GAME: &str = "(role p)
+(init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(legal p a)
+(legal p b)
+(<= (legal p c) (not moved))
+(<= moved (does p ?m))
+(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+(<= (next (pressed a)) (does p a))
+(<= (next (pressed a)) (true (pressed a)))
+(<= terminal moved)
+(<= terminal (true (step 3)))
+(<= (goal p 100) (true (pressed a)) (not moved))
+(<= (goal p 0) (not (true (pressed a))))
+";
+
+#[test]
+fn keywords_reading_does_are_evaluated_with_no_move_being_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("moved.kif");
+    std::fs::write(&path, NO_MOVE_GAME).unwrap();
+    let p = path.to_str().unwrap();
+    let run = gdlc(&["check", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "warning[does-dependent]: `terminal` depends on `does` (terminal <- moved <- does)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("moved.kif:11:1"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`legal` depends on `does`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("`goal` depends on `does`"),
+        "{}",
+        run.stderr
+    );
+    // Three moves in every state (`c` too), three steps: 3, 9, 27 leaves.
+    let perft = gdlc(&["perft", p, "--depth", "4", "--json"]).json();
+    let leaves: Vec<u64> = perft["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["leaves"].as_u64().unwrap())
+        .collect();
+    assert_eq!(leaves, [1, 3, 9, 27], "{perft}");
+    // Every playout visits the states of steps 0 to 3; a playout that
+    // pressed `a` scores 100 (the helper does not hold when goals are asked).
+    let mc = gdlc(&["mc", p, "--playouts", "50", "--json"]).json();
+    assert_eq!(mc["states"], 200, "{mc}");
+    let goal = mc["mean_goals"]["p"].as_f64().unwrap();
+    assert!(goal > 0.0 && (goal / 2.0).fract() == 0.0, "{mc}");
 }

@@ -120,8 +120,8 @@ pub fn check_relations(
     check_missing_keywords(description, out);
 }
 
-/// `init` and `role` must not depend on `true` or `does`; `legal`, `goal`
-/// and `terminal` must not depend on `does`.
+/// `init` and `role` must not depend on `true` or `does` (`legal`, `goal`
+/// and `terminal` may, with a warning: see `no_move`).
 fn check_keyword_dependencies(
     rules: &[NormalRule],
     graph: &RelationGraph,
@@ -130,9 +130,6 @@ fn check_keyword_dependencies(
     for (keyword, forbidden, code) in [
         ("init", &["true", "does"][..], "impure-init"),
         ("role", &["true", "does"][..], "impure-init"),
-        ("legal", &["does"][..], "does-dependent"),
-        ("goal", &["does"][..], "does-dependent"),
-        ("terminal", &["does"][..], "does-dependent"),
     ] {
         let Some(&(_, arity)) = KEYWORD_ARITY.iter().find(|(k, _)| *k == keyword) else {
             continue;

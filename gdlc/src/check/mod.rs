@@ -4,6 +4,7 @@
 
 mod helpers;
 mod keywords;
+mod no_move;
 mod recursion;
 mod safety;
 mod strata;
@@ -33,13 +34,10 @@ impl Analysis {
 pub fn check(description: &Description) -> Analysis {
     let mut diagnostics = Vec::new();
     keywords::check_forms(description, &mut diagnostics);
-    let mut rules: Vec<NormalRule> = description.rules.iter().flat_map(normalize).collect();
-    keywords::check_relations(
-        description,
-        &rules,
-        &RelationGraph::new(&rules),
-        &mut diagnostics,
-    );
+    let rules: Vec<NormalRule> = description.rules.iter().flat_map(normalize).collect();
+    let graph = RelationGraph::new(&rules);
+    keywords::check_relations(description, &rules, &graph, &mut diagnostics);
+    let mut rules = no_move::without_does(rules, &graph, &mut diagnostics);
     helpers::bind_role_variables(&mut rules, &mut diagnostics);
     let mut rules = helpers::unfold_helpers(rules, &mut diagnostics);
     let graph = RelationGraph::new(&rules);
