@@ -170,6 +170,26 @@ enum Command {
         #[arg(long, value_enum)]
         backend: Option<Backend>,
     },
+    /// Write a random chess-like game (a Simplified Boardgame) as GDL.
+    Boardgame {
+        /// Seed of the generator: the same seed and options, the same text.
+        #[arg(long)]
+        seed: u64,
+        /// Board size, columns x rows (3 to 20; at least 4 rows).
+        #[arg(long, default_value = "8x8", value_parser = board_size)]
+        size: (u32, u32),
+        /// Number of piece types.
+        #[arg(long, default_value_t = 5)]
+        pieces: usize,
+        /// Write the description to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// A `--size` value of `gdlc boardgame`.
+fn board_size(text: &str) -> Result<(u32, u32), String> {
+    gdlc::boardgame::parse_size(text).map_err(|e| e.to_string())
 }
 
 #[derive(Args)]
@@ -262,7 +282,44 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             max_steps,
             backend,
         } => trace_command(&game, depth, seconds, max_steps, backend),
+        Command::Boardgame {
+            seed,
+            size: (width, height),
+            pieces,
+            output,
+        } => boardgame(seed, width, height, pieces, output.as_deref()),
     }
+}
+
+/// `gdlc boardgame`: writes the generated game's description; options out
+/// of range are a usage error (exit 2).
+fn boardgame(
+    seed: u64,
+    width: u32,
+    height: u32,
+    pieces: usize,
+    output: Option<&Path>,
+) -> Result<ExitCode, Failure> {
+    let options = gdlc::boardgame::Options {
+        width,
+        height,
+        pieces,
+    };
+    let text = match gdlc::boardgame::description(seed, &options) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!(
+                "error: {e}\n\nUsage: gdlc boardgame --seed N [--size WxH] [--pieces K] [-o FILE]"
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    match output {
+        None => print!("{text}"),
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Failure(format!("error: cannot write `{}`: {e}", path.display())))?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs the compiled reasoner of `game` (built if needed) with `args`.
