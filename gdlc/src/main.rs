@@ -181,10 +181,22 @@ enum Command {
         /// Number of piece types.
         #[arg(long, default_value_t = 5)]
         pieces: usize,
+        /// How the state stores the position.
+        #[arg(long, value_enum, default_value = "board")]
+        encoding: EncodingArg,
         /// Write the description to FILE instead of stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+}
+
+/// The values of `--encoding` (see [`gdlc::boardgame::Encoding`]).
+#[derive(Clone, Copy, ValueEnum)]
+enum EncodingArg {
+    /// One board predicate (cell ?x ?y ?piece), every square.
+    Board,
+    /// One position predicate per piece, the occupied squares only.
+    Pieces,
 }
 
 /// A `--size` value of `gdlc boardgame`.
@@ -286,8 +298,20 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             seed,
             size: (width, height),
             pieces,
+            encoding,
             output,
-        } => boardgame(seed, width, height, pieces, output.as_deref()),
+        } => {
+            let options = gdlc::boardgame::Options {
+                width,
+                height,
+                pieces,
+            };
+            let encoding = match encoding {
+                EncodingArg::Board => gdlc::boardgame::Encoding::Board,
+                EncodingArg::Pieces => gdlc::boardgame::Encoding::PiecePositions,
+            };
+            boardgame(seed, &options, encoding, output.as_deref())
+        }
     }
 }
 
@@ -295,21 +319,15 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
 /// of range are a usage error (exit 2).
 fn boardgame(
     seed: u64,
-    width: u32,
-    height: u32,
-    pieces: usize,
+    options: &gdlc::boardgame::Options,
+    encoding: gdlc::boardgame::Encoding,
     output: Option<&Path>,
 ) -> Result<ExitCode, Failure> {
-    let options = gdlc::boardgame::Options {
-        width,
-        height,
-        pieces,
-    };
-    let text = match gdlc::boardgame::description(seed, &options) {
+    let text = match gdlc::boardgame::description(seed, options, encoding) {
         Ok(text) => text,
         Err(e) => {
             eprintln!(
-                "error: {e}\n\nUsage: gdlc boardgame --seed N [--size WxH] [--pieces K] [-o FILE]"
+                "error: {e}\n\nUsage: gdlc boardgame --seed N [--size WxH] [--pieces K] [--encoding E] [-o FILE]"
             );
             return Ok(ExitCode::from(2));
         }

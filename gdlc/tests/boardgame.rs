@@ -11,7 +11,7 @@ use common::gdlc;
 use gdl_runtime::{perft, play, PerftLevel, Reasoner};
 use gdlc::boardgame::regex::{Letter, On, Regex};
 use gdlc::boardgame::spec::{Class, PieceType, Placed, Side, WinCondition};
-use gdlc::boardgame::{description, generate, translate, Boardgame, Options};
+use gdlc::boardgame::{description, generate, translate, Boardgame, Encoding, Options};
 use gdlc::interp::Interpreter;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -33,22 +33,28 @@ fn interpreter(name: &str, text: &str) -> Interpreter {
 #[test]
 fn the_same_seed_gives_the_same_bytes_and_seeds_differ() {
     let o = options(8, 8, 5);
-    let texts: Vec<String> = (0..12).map(|s| description(s, &o).unwrap()).collect();
+    let texts: Vec<String> = (0..12)
+        .map(|s| description(s, &o, Encoding::Board).unwrap())
+        .collect();
     for (s, text) in texts.iter().enumerate() {
-        assert_eq!(text, &description(s as u64, &o).unwrap(), "seed {s}");
+        assert_eq!(
+            text,
+            &description(s as u64, &o, Encoding::Board).unwrap(),
+            "seed {s}"
+        );
         for (t, other) in texts.iter().enumerate().skip(s + 1) {
             assert_ne!(text, other, "seeds {s} and {t} give the same game");
         }
     }
     assert_ne!(
-        description(3, &o).unwrap(),
-        description(3, &options(8, 8, 4)).unwrap()
+        description(3, &o, Encoding::Board).unwrap(),
+        description(3, &options(8, 8, 4), Encoding::Board).unwrap()
     );
 }
 
 #[test]
 fn the_command_writes_the_library_s_text() {
-    let expected = description(42, &options(6, 7, 3)).unwrap();
+    let expected = description(42, &options(6, 7, 3), Encoding::Board).unwrap();
     let run = gdlc(&[
         "boardgame",
         "--seed",
@@ -97,6 +103,7 @@ fn bad_arguments_are_a_usage_error() {
         &["boardgame", "--seed", "1", "--pieces", "13"],
         &["boardgame", "--seed", "1", "--pieces", "-1"],
         &["boardgame", "--seed", "1", "--colour", "red"],
+        &["boardgame", "--seed", "1", "--encoding", "squares"],
     ] {
         let run = gdlc(args);
         assert_eq!(run.code, 2, "{args:?}: {} {}", run.stdout, run.stderr);
@@ -143,7 +150,7 @@ fn generated_games_are_valid_and_play_to_their_end() {
         let (w, h, k) = sizes[seed as usize % sizes.len()];
         let game = generate(seed, &options(w, h, k)).unwrap();
         let name = format!("seed {seed} {w}x{h} {k} pieces");
-        let text = description(seed, &options(w, h, k)).unwrap();
+        let text = description(seed, &options(w, h, k), Encoding::Board).unwrap();
         let mut r = interpreter(&name, &text);
         for playout in 0..5 {
             decided += usize::from(random_playout(&mut r, &game, seed * 10 + playout, &name));
@@ -151,6 +158,41 @@ fn generated_games_are_valid_and_play_to_their_end() {
     }
     println!("{decided} of 150 random playouts were decided before the turn limit");
     assert!(decided > 0);
+}
+
+/// The position predicates per piece give the same game as the board
+/// predicate: the same perft counts and the same deterministic playouts
+/// (legal moves, moves, end and goals; only the fluents differ).
+#[test]
+fn both_encodings_play_the_same_game() {
+    let sizes = [(4, 5, 2), (5, 6, 3), (6, 6, 4), (6, 7, 5)];
+    for seed in 0..8u64 {
+        let (w, h, k) = sizes[seed as usize % sizes.len()];
+        let name = format!("seed {seed} {w}x{h} {k} pieces");
+        let o = options(w, h, k);
+        let board = description(seed, &o, Encoding::Board).unwrap();
+        let pieces = description(seed, &o, Encoding::PiecePositions).unwrap();
+        assert!(pieces.contains("(init (pos_w"), "{pieces}");
+        let mut a = interpreter(&name, &board);
+        let mut b = interpreter(&name, &pieces);
+        assert_eq!(
+            perft(&mut a, 3).unwrap(),
+            perft(&mut b, 3).unwrap(),
+            "{name}"
+        );
+        for playout in 0..2 {
+            let x = gdl_runtime::deterministic_playout(&mut a, playout, 300).unwrap();
+            let y = gdl_runtime::deterministic_playout(&mut b, playout, 300).unwrap();
+            assert_eq!(
+                (x.terminal_step, &x.goals),
+                (y.terminal_step, &y.goals),
+                "{name}"
+            );
+            for (s, t) in x.steps.iter().zip(&y.steps) {
+                assert_eq!((&s.legal, &s.joint), (&t.legal, &t.joint), "{name}");
+            }
+        }
+    }
 }
 
 fn letter(dx: i32, dy: i32, on: On) -> Regex {
@@ -216,7 +258,7 @@ fn tiny() -> Boardgame {
 
 #[test]
 fn a_hand_written_game_counts_as_derived_by_hand() {
-    let text = translate(&tiny(), &[]).unwrap();
+    let text = translate(&tiny(), Encoding::Board, &[]).unwrap();
     let mut r = interpreter("tiny", &text);
     // White: wq (1,1) rides up to (1,2) and (1,3) (its right is its own
     // pawn, its left the edge); wp (2,1) steps to (2,2) (no diagonal
@@ -276,7 +318,7 @@ fn a_player_who_cannot_move_loses() {
         },
     ];
     game.conditions.clear();
-    let text = translate(&game, &[]).unwrap();
+    let text = translate(&game, Encoding::Board, &[]).unwrap();
     let mut r = interpreter("stuck", &text);
     let s0 = r.initial_state();
     assert!(r.is_terminal(&s0));
@@ -394,7 +436,11 @@ fn generated_games_agree_across_the_interpreter_and_both_strategies() {
         let name = format!("bg{seed}-{w}x{h}-{k}");
         let kif = work.join("games").join(format!("{name}.kif"));
         std::fs::create_dir_all(kif.parent().unwrap()).unwrap();
-        std::fs::write(&kif, description(seed, &options(w, h, k)).unwrap()).unwrap();
+        std::fs::write(
+            &kif,
+            description(seed, &options(w, h, k), Encoding::Board).unwrap(),
+        )
+        .unwrap();
         let explain = gdlc(&["explain", kif.to_str().unwrap(), "--strategy", "ground"]);
         let ground = explain.stdout.contains("backend: ground");
         assert!(ground || games.len() >= 10, "{name} is not ground");

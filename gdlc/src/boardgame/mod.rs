@@ -13,17 +13,25 @@ pub mod translate;
 
 pub use generate::{generate, Options};
 pub use spec::{Boardgame, BoardgameError};
-pub use translate::translate;
+pub use translate::{translate, Encoding};
 
-/// The GDL description of the game of `seed`, with a header naming the
-/// command that writes it.
-pub fn description(seed: u64, options: &Options) -> Result<String, BoardgameError> {
+/// The GDL description of the game of `seed` with the position stored as
+/// `encoding` says, with a header naming the command that writes it.
+pub fn description(
+    seed: u64,
+    options: &Options,
+    encoding: Encoding,
+) -> Result<String, BoardgameError> {
     let game = generate(seed, options)?;
+    let flag = match encoding {
+        Encoding::Board => "",
+        Encoding::PiecePositions => " --encoding pieces",
+    };
     let header = format!(
-        "gdlc boardgame --seed {seed} --size {}x{} --pieces {}",
+        "gdlc boardgame --seed {seed} --size {}x{} --pieces {}{flag}",
         options.width, options.height, options.pieces
     );
-    translate(&game, &[header])
+    translate(&game, encoding, &[header])
 }
 
 /// Reads a board size written `WxH` (for example `8x8`).

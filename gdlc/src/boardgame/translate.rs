@@ -1,6 +1,8 @@
 //! The translation of a Simplified Boardgame into GDL, as the paper's
-//! section V describes it: one board predicate `(cell ?x ?y ?piece)`
-//! (`b` for an empty square), the moves of every piece type expanded into
+//! section V describes it: the position as one board predicate
+//! `(cell ?x ?y ?piece)` (`b` for an empty square) or, by [`Encoding`], as
+//! one position predicate per piece (`(pos_wrook ?x ?y)`, only the occupied
+//! squares, so far fewer possible fluents when pieces are few); the moves of every piece type expanded into
 //! sequences of letters and stars and merged into a trie, so that a prefix
 //! several moves (or several piece types) share is one intermediate
 //! predicate computed once, and each star a recursion over the coordinate
@@ -11,6 +13,34 @@ use super::regex::{Atom, Letter, On};
 use super::spec::{Boardgame, BoardgameError, Side, WinCondition};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+
+/// How the state stores the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// One board predicate `(cell ?x ?y ?piece)`, every square, `b` when empty.
+    #[default]
+    Board,
+    /// One predicate per piece, `(pos_wrook ?x ?y)`, the occupied squares only.
+    PiecePositions,
+}
+
+impl Encoding {
+    /// The literal: `q` stands on `(x, y)`.
+    fn occupant(self, x: &str, y: &str, q: &str) -> String {
+        match self {
+            Encoding::Board => format!("(true (cell {x} {y} {q}))"),
+            Encoding::PiecePositions => format!("(piece_at {x} {y} {q})"),
+        }
+    }
+
+    /// The literal: `(x, y)` is empty.
+    fn empty(self, x: &str, y: &str) -> String {
+        match self {
+            Encoding::Board => format!("(true (cell {x} {y} b))"),
+            Encoding::PiecePositions => format!("(not (occupied {x} {y}))"),
+        }
+    }
+}
 
 /// One node of the trie of move prefixes: the predicate `prefix_N` holds
 /// `(piece x0 y0 x y)` when `piece` on `(x0, y0)` reaches `(x, y)` by the
@@ -111,6 +141,7 @@ impl Vars {
 /// The literals of a word of letters taken from `(x, y)` by the piece
 /// whose owner is `?r`; returns the square reached.
 fn word_literals(
+    encoding: Encoding,
     word: &[Letter],
     from: (String, String),
     vars: &mut Vars,
@@ -129,15 +160,15 @@ fn word_literals(
             y = ny;
         }
         match l.on {
-            On::Empty => body.push(format!("(true (cell {x} {y} b))")),
+            On::Empty => body.push(encoding.empty(&x, &y)),
             On::Opponent => {
                 let q = vars.fresh("q");
-                body.push(format!("(true (cell {x} {y} {q}))"));
+                body.push(encoding.occupant(&x, &y, &q));
                 body.push(format!("(enemy ?r {q})"));
             }
             On::Own => {
                 let q = vars.fresh("q");
-                body.push(format!("(true (cell {x} {y} {q}))"));
+                body.push(encoding.occupant(&x, &y, &q));
                 body.push(format!("(owner {q} ?r)"));
             }
         }
@@ -154,8 +185,13 @@ fn rule(out: &mut String, head: &str, body: &[String]) {
     out.push_str(")\n");
 }
 
-/// The GDL description of `game`, preceded by the comment lines `header`.
-pub fn translate(game: &Boardgame, header: &[String]) -> Result<String, BoardgameError> {
+/// The GDL description of `game` with the position stored as `encoding`
+/// says, preceded by the comment lines `header`.
+pub fn translate(
+    game: &Boardgame,
+    encoding: Encoding,
+    header: &[String],
+) -> Result<String, BoardgameError> {
     game.validate()?;
     let trie = Trie::build(game)?;
     let mut out = String::new();
@@ -164,10 +200,13 @@ pub fn translate(game: &Boardgame, header: &[String]) -> Result<String, Boardgam
     }
     describe(game, &mut out);
     statics(game, &trie, &mut out);
-    initial(game, &mut out);
-    moves(&trie, &mut out);
-    transitions(&mut out);
-    outcome(game, &mut out);
+    initial(game, encoding, &mut out);
+    moves(&trie, encoding, &mut out);
+    match encoding {
+        Encoding::Board => board_transitions(&mut out),
+        Encoding::PiecePositions => piece_transitions(game, &mut out),
+    }
+    outcome(game, encoding, &mut out);
     Ok(out)
 }
 
@@ -274,22 +313,29 @@ fn statics(game: &Boardgame, trie: &Trie, out: &mut String) {
 }
 
 /// The initial state: every square, white to move, step 0.
-fn initial(game: &Boardgame, out: &mut String) {
+fn initial(game: &Boardgame, encoding: Encoding, out: &mut String) {
     out.push_str("(init (control white))\n(init (step 0))\n");
     for y in 1..=game.height {
         for x in 1..=game.width {
             let piece = game.initial.iter().find(|p| (p.x, p.y) == (x, y));
             let c = piece.map_or("b".to_string(), |p| game.piece_constant(p.side, p.piece));
-            let _ = writeln!(out, "(init (cell {x} {y} {c}))");
+            let _ = match (encoding, piece) {
+                (Encoding::Board, _) => writeln!(out, "(init (cell {x} {y} {c}))"),
+                (Encoding::PiecePositions, Some(_)) => writeln!(out, "(init (pos_{c} {x} {y}))"),
+                (Encoding::PiecePositions, None) => Ok(()),
+            };
         }
     }
 }
 
 /// The trie's predicates and the legal moves.
-fn moves(trie: &Trie, out: &mut String) {
-    out.push_str(
-        "(<= (mover ?p ?x ?y)\n    (true (control ?r))\n    (true (cell ?x ?y ?p))\n    (owner ?p ?r))\n",
-    );
+fn moves(trie: &Trie, encoding: Encoding, out: &mut String) {
+    let mover = [
+        "(true (control ?r))".to_string(),
+        encoding.occupant("?x", "?y", "?p"),
+        "(owner ?p ?r)".to_string(),
+    ];
+    rule(out, "(mover ?p ?x ?y)", &mover);
     for (i, node) in trie.nodes.iter().enumerate().skip(1) {
         let filtered = node.pieces != trie.nodes[node.parent].pieces;
         let parent = |x: &str, y: &str| match node.parent {
@@ -311,7 +357,8 @@ fn moves(trie: &Trie, out: &mut String) {
                 let mut vars = Vars(1);
                 let mut body = base;
                 body.push("(owner ?p ?r)".into());
-                let (x, y) = word_literals(&[*l], (sx.into(), sy.into()), &mut vars, &mut body);
+                let from = (sx.into(), sy.into());
+                let (x, y) = word_literals(encoding, &[*l], from, &mut vars, &mut body);
                 rule(out, &format!("(prefix_{i} ?p ?x0 ?y0 {x} {y})"), &body);
             }
             Atom::Star(words) => {
@@ -322,8 +369,8 @@ fn moves(trie: &Trie, out: &mut String) {
                         format!("(prefix_{i} ?p ?x0 ?y0 ?x1 ?y1)"),
                         "(owner ?p ?r)".to_string(),
                     ];
-                    let (x, y) =
-                        word_literals(word, ("?x1".into(), "?y1".into()), &mut vars, &mut body);
+                    let from = ("?x1".into(), "?y1".into());
+                    let (x, y) = word_literals(encoding, word, from, &mut vars, &mut body);
                     rule(out, &format!("(prefix_{i} ?p ?x0 ?y0 {x} {y})"), &body);
                 }
             }
@@ -343,9 +390,9 @@ fn moves(trie: &Trie, out: &mut String) {
     out.push_str("(<= (legal ?r noop)\n    (opponent ?r ?o)\n    (true (control ?o)))\n");
 }
 
-/// The next state: the moved piece, its empty start square, the other
-/// squares unchanged, the turn and the step counter.
-fn transitions(out: &mut String) {
+/// The next state of the board predicate: the moved piece, its empty start
+/// square, the other squares unchanged, the turn and the step counter.
+fn board_transitions(out: &mut String) {
     let s = |t: &[&str]| t.iter().map(|l| l.to_string()).collect::<Vec<_>>();
     rule(
         out,
@@ -379,9 +426,46 @@ fn transitions(out: &mut String) {
     );
 }
 
+/// The next state of the position predicates: each piece moved or left
+/// where it is (a captured piece is not carried over), where each piece is
+/// and which squares are occupied, the turn and the step counter.
+fn piece_transitions(game: &Boardgame, out: &mut String) {
+    for side in [Side::White, Side::Black] {
+        for t in (0..game.pieces.len()).filter(|&t| game.has_initially(side, t)) {
+            let c = game.piece_constant(side, t);
+            rule(
+                out,
+                &format!("(next (pos_{c} ?x ?y))"),
+                &[
+                    "(does ?r (move ?x0 ?y0 ?x ?y))".into(),
+                    format!("(true (pos_{c} ?x0 ?y0))"),
+                ],
+            );
+            rule(
+                out,
+                &format!("(next (pos_{c} ?x ?y))"),
+                &[
+                    format!("(true (pos_{c} ?x ?y))"),
+                    "(does ?r (move ?x0 ?y0 ?x1 ?y1))".into(),
+                    "(or (distinct ?x ?x0) (distinct ?y ?y0))".into(),
+                    "(or (distinct ?x ?x1) (distinct ?y ?y1))".into(),
+                ],
+            );
+            rule(
+                out,
+                &format!("(piece_at ?x ?y {c})"),
+                &[format!("(true (pos_{c} ?x ?y))")],
+            );
+        }
+    }
+    out.push_str("(<= (occupied ?x ?y) (piece_at ?x ?y ?p))\n");
+    out.push_str("(<= (next (control ?o)) (true (control ?r)) (opponent ?r ?o))\n");
+    out.push_str("(<= (next (step ?m)) (true (step ?n)) (step_succ ?n ?m))\n");
+}
+
 /// Who wins, the end of the game and the goals: 100 to a player who wins
 /// alone, 0 to its opponent, 50 each otherwise.
-fn outcome(game: &Boardgame, out: &mut String) {
+fn outcome(game: &Boardgame, encoding: Encoding, out: &mut String) {
     let s = |t: &[&str]| t.iter().map(|l| l.to_string()).collect::<Vec<_>>();
     rule(
         out,
@@ -424,13 +508,13 @@ fn outcome(game: &Boardgame, out: &mut String) {
             "(wins ?r)",
             &s(&[
                 "(reach_target ?p ?y)",
-                "(true (cell ?x ?y ?p))",
+                &encoding.occupant("?x", "?y", "?p"),
                 "(owner ?p ?r)",
             ]),
         );
     }
     if capture {
-        rule(out, "(on_board ?p)", &s(&["(true (cell ?x ?y ?p))"]));
+        rule(out, "(on_board ?p)", &[encoding.occupant("?x", "?y", "?p")]);
         rule(
             out,
             "(wins ?r)",
@@ -451,5 +535,60 @@ fn outcome(game: &Boardgame, out: &mut String) {
     ];
     for (value, body) in goals {
         rule(out, &format!("(goal ?r {value})"), &s(body));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boardgame::regex::Regex;
+    use crate::boardgame::spec::{Class, PieceType, Placed};
+
+    fn ride(dx: i32, dy: i32) -> Regex {
+        let l = |on| Regex::Letter(Letter::new(dx, dy, on));
+        Regex::Concat(vec![
+            Regex::Star(Box::new(l(On::Empty))),
+            Regex::Alt(vec![l(On::Empty), l(On::Opponent)]),
+        ])
+    }
+
+    /// A rook riding forward and a queen riding forward and diagonally:
+    /// the forward ride is one set of predicates for both.
+    #[test]
+    fn pieces_share_the_predicates_of_a_common_prefix() {
+        let piece = |name: &str, moves| PieceType {
+            name: name.into(),
+            class: Class::Strong,
+            moves,
+        };
+        let at = |x, y, side, piece| Placed { x, y, side, piece };
+        let game = Boardgame {
+            width: 4,
+            height: 4,
+            pieces: vec![
+                piece("rook", ride(0, 1)),
+                piece("queen", Regex::Alt(vec![ride(0, 1), ride(1, 1)])),
+            ],
+            initial: vec![
+                at(1, 1, Side::White, 0),
+                at(2, 1, Side::White, 1),
+                at(1, 4, Side::Black, 0),
+                at(2, 4, Side::Black, 1),
+            ],
+            conditions: vec![],
+            turn_limit: 10,
+        };
+        let text = translate(&game, Encoding::Board, &[]).unwrap();
+        let heads: BTreeSet<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("(<= (prefix_"))
+            .map(|l| l.split_once(' ').unwrap().0)
+            .collect();
+        // The forward star and its two last letters, then the same three
+        // for the diagonal: six predicates, not nine.
+        assert_eq!(heads.len(), 6, "{text}");
+        let filters: Vec<&str> = text.lines().filter(|l| l.starts_with("(uses_")).collect();
+        assert_eq!(filters, ["(uses_4 bqueen)", "(uses_4 wqueen)"], "{text}");
+        crate::load_bytes("shared".into(), text.into_bytes()).unwrap();
     }
 }
