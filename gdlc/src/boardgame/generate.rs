@@ -2,9 +2,11 @@
 //! moves per class (short words with modifiers: mirrors, rotations, a star
 //! on a letter), piece types drawing their moves from their class's blocks,
 //! a quarter of the position generated and mirrored (with a chance of
-//! change), winning conditions drawn by type and kind, and a turn limit.
+//! change), winning conditions drawn by type and kind, and a turn limit;
+//! a game in which a player cannot move at the start is drawn again.
 //! Seeded: the same seed and options give the same game.
 
+use super::moves::moves;
 use super::regex::{Letter, On, Regex};
 use super::spec::{Boardgame, BoardgameError, Class, PieceType, Placed, Side, WinCondition};
 use super::spec::{PIECES_RANGE, SIDE_RANGE};
@@ -80,13 +82,37 @@ pub fn generate(seed: u64, options: &Options) -> Result<Boardgame, BoardgameErro
         )));
     }
     let mut rng = Random(Xoshiro256PlusPlus::seed_from_u64(seed));
+    let mut game = draw(&mut rng, options);
+    for _ in 1..ATTEMPTS {
+        if playable(&game) {
+            break;
+        }
+        game = draw(&mut rng, options);
+    }
+    game.validate()?;
+    Ok(game)
+}
+
+/// Games drawn for one seed, at most, until one is [`playable`].
+const ATTEMPTS: usize = 50;
+
+/// Whether both players can move in the initial position (the paper
+/// removes unplayable games).
+fn playable(game: &Boardgame) -> bool {
+    [Side::White, Side::Black]
+        .iter()
+        .all(|&side| !moves(game, &game.initial, side).is_empty())
+}
+
+/// One game drawn from `rng`.
+fn draw(rng: &mut Random, options: &Options) -> Boardgame {
     let classes = [Class::Weak, Class::Light, Class::Strong];
     let blocks: Vec<Vec<Regex>> = classes
         .iter()
-        .map(|&c| (0..BLOCKS_PER_CLASS).map(|_| block(&mut rng, c)).collect())
+        .map(|&c| (0..BLOCKS_PER_CLASS).map(|_| block(rng, c)).collect())
         .collect();
-    let pieces = piece_types(&mut rng, options.pieces, &blocks);
-    let initial = position(&mut rng, options, &pieces);
+    let pieces = piece_types(rng, options.pieces, &blocks);
+    let initial = position(rng, options, &pieces);
     let mut game = Boardgame {
         width: options.width,
         height: options.height,
@@ -95,9 +121,8 @@ pub fn generate(seed: u64, options: &Options) -> Result<Boardgame, BoardgameErro
         conditions: Vec::new(),
         turn_limit: 40 + 10 * rng.below(5) as u32,
     };
-    game.conditions = conditions(&mut rng, &game);
-    game.validate()?;
-    Ok(game)
+    game.conditions = conditions(rng, &game);
+    game
 }
 
 /// The piece types: the first weak (the front line), the others drawn,
@@ -299,7 +324,7 @@ fn type_of(rng: &mut Random, pieces: &[PieceType], class: Class) -> usize {
 /// strong ones more likely further back), mirrored to the right half and
 /// then to black, each copy with a chance of another type of the same class.
 fn position(rng: &mut Random, options: &Options, pieces: &[PieceType]) -> Vec<Placed> {
-    let rows = ((options.height - 1) / 3).clamp(1, 3);
+    let rows = (options.height / 3).clamp(1, 3);
     let half = options.width.div_ceil(2);
     let mut white = Vec::new();
     for y in 1..=rows {

@@ -2,11 +2,13 @@
 //! Simplified Boardgames, as in Kowalski et al., "Simplified Boardgames to
 //! GDL" (`../shared/papers/kowalski-simplified-boardgames-to-gdl.txt`).
 //!
-//! [`regex`] is the move language, [`spec`] a game as data, [`generate`]
-//! the seeded random generator and [`translate`] the GDL writer;
+//! [`regex`] is the move language, [`spec`] a game as data, [`moves`] a
+//! position's moves computed from it, [`generate`] the seeded random
+//! generator and [`translate`] the GDL writer;
 //! [`description`] runs both for `gdlc boardgame`.
 
 pub mod generate;
+pub mod moves;
 pub mod regex;
 pub mod spec;
 pub mod translate;
