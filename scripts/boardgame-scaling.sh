@@ -9,7 +9,8 @@
 # other. Prints one line per game: generation seconds, src/lib.rs bytes,
 # build seconds, the mean playout length (plies), states/s of each backend
 # and their ratio, with the load.
-# Usage: [SIZES="6 8 10 12"] [PIECES="3 5 8"] [SEED=1] [MC_SECONDS=5] [GDLC=path]
+# ENCODING=pieces writes the games with one position predicate per piece.
+# Usage: [SIZES="6 8 10 12"] [PIECES="3 5 8"] [SEED=1] [MC_SECONDS=5] [GDLC=path] [ENCODING=board]
 #        scripts/boardgame-scaling.sh
 # (GDLC: a gdlc binary to use instead of building target/release/gdlc).
 set -euo pipefail
@@ -18,6 +19,7 @@ SIZES=${SIZES:-6 8 10 12}
 PIECES=${PIECES:-3 5 8}
 SEED=${SEED:-1}
 MC_SECONDS=${MC_SECONDS:-5}
+ENCODING=${ENCODING:-board}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 if [ -z "${GDLC:-}" ]; then
   cargo build --release -p gdlc -q
@@ -35,10 +37,10 @@ printf '%-9s %6s %8s %12s %8s %7s %14s %14s %7s %5s\n' board pieces "gen s" "lib
 first=1
 for n in $SIZES; do
   for k in $PIECES; do
-    name=bg${n}x${n}p$k
+    name=bg${n}x${n}p$k$([ "$ENCODING" = board ] || echo "-$ENCODING")
     kif=$WORK/$name.kif
     dir=$WORK/$name
-    "$GDLC" boardgame --seed "$SEED" --size "${n}x$n" --pieces "$k" -o "$kif"
+    "$GDLC" boardgame --seed "$SEED" --size "${n}x$n" --pieces "$k" --encoding "$ENCODING" -o "$kif"
     t=$(now)
     "$GDLC" "$kif" -o "$dir" --runtime-path "$RUNTIME" > /dev/null
     gen=$(since "$t")

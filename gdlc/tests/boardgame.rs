@@ -380,6 +380,12 @@ const DIFFERENTIAL: [(u64, u32, u32, usize); 12] = [
     (110, 10, 10, 6),
 ];
 
+/// Games of the differential check written with one position predicate
+/// per piece (`--encoding pieces`), compiled with each strategy that takes
+/// them.
+const DIFFERENTIAL_PIECES: [(u64, u32, u32, usize); 3] =
+    [(101, 4, 5, 2), (119, 5, 4, 3), (109, 8, 8, 5)];
+
 /// Perft depth and playout length of the differential check.
 const DIFFERENTIAL_DEPTH: &str = "3";
 const DIFFERENTIAL_STEPS: &str = "300";
@@ -468,13 +474,19 @@ fn generated_games_agree_across_the_interpreter_and_both_strategies() {
     let work = common::target_dir().join("boardgame-differential");
     let mut crates = Vec::new();
     let mut games = Vec::new();
-    for (seed, w, h, k) in DIFFERENTIAL {
-        let name = format!("bg{seed}-{w}x{h}-{k}");
+    let board = DIFFERENTIAL.map(|(s, w, h, k)| (s, w, h, k, Encoding::Board));
+    let pieces = DIFFERENTIAL_PIECES.map(|(s, w, h, k)| (s, w, h, k, Encoding::PiecePositions));
+    for (seed, w, h, k, encoding) in board.into_iter().chain(pieces) {
+        let suffix = match encoding {
+            Encoding::Board => "",
+            Encoding::PiecePositions => "-pieces",
+        };
+        let name = format!("bg{seed}-{w}x{h}-{k}{suffix}");
         let kif = work.join("games").join(format!("{name}.kif"));
         std::fs::create_dir_all(kif.parent().unwrap()).unwrap();
         std::fs::write(
             &kif,
-            description(seed, &options(w, h, k), Encoding::Board).unwrap(),
+            description(seed, &options(w, h, k), encoding).unwrap(),
         )
         .unwrap();
         let explain = gdlc(&["explain", kif.to_str().unwrap(), "--strategy", "ground"]);
