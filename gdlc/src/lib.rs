@@ -7,6 +7,7 @@
 //! behind the [`gdl_runtime::Reasoner`] trait.
 
 pub mod backend;
+pub mod boardgame;
 pub mod builder;
 pub mod check;
 pub mod compile;

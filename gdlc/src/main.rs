@@ -170,6 +170,38 @@ enum Command {
         #[arg(long, value_enum)]
         backend: Option<Backend>,
     },
+    /// Write a random chess-like game (a Simplified Boardgame) as GDL.
+    Boardgame {
+        /// Seed of the generator: the same seed and options, the same text.
+        #[arg(long)]
+        seed: u64,
+        /// Board size, columns x rows (3 to 20; at least 4 rows).
+        #[arg(long, default_value = "8x8", value_parser = board_size)]
+        size: (u32, u32),
+        /// Number of piece types.
+        #[arg(long, default_value_t = 5)]
+        pieces: usize,
+        /// How the state stores the position.
+        #[arg(long, value_enum, default_value = "board")]
+        encoding: EncodingArg,
+        /// Write the description to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// The values of `--encoding` (see [`gdlc::boardgame::Encoding`]).
+#[derive(Clone, Copy, ValueEnum)]
+enum EncodingArg {
+    /// One board predicate (cell ?x ?y ?piece), every square.
+    Board,
+    /// One position predicate per piece, the occupied squares only.
+    Pieces,
+}
+
+/// A `--size` value of `gdlc boardgame`.
+fn board_size(text: &str) -> Result<(u32, u32), String> {
+    gdlc::boardgame::parse_size(text).map_err(|e| e.to_string())
 }
 
 #[derive(Args)]
@@ -262,7 +294,50 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             max_steps,
             backend,
         } => trace_command(&game, depth, seconds, max_steps, backend),
+        Command::Boardgame {
+            seed,
+            size: (width, height),
+            pieces,
+            encoding,
+            output,
+        } => {
+            let options = gdlc::boardgame::Options {
+                width,
+                height,
+                pieces,
+            };
+            let encoding = match encoding {
+                EncodingArg::Board => gdlc::boardgame::Encoding::Board,
+                EncodingArg::Pieces => gdlc::boardgame::Encoding::PiecePositions,
+            };
+            boardgame(seed, &options, encoding, output.as_deref())
+        }
     }
+}
+
+/// `gdlc boardgame`: writes the generated game's description; options out
+/// of range are a usage error (exit 2).
+fn boardgame(
+    seed: u64,
+    options: &gdlc::boardgame::Options,
+    encoding: gdlc::boardgame::Encoding,
+    output: Option<&Path>,
+) -> Result<ExitCode, Failure> {
+    let text = match gdlc::boardgame::description(seed, options, encoding) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!(
+                "error: {e}\n\nUsage: gdlc boardgame --seed N [--size WxH] [--pieces K] [--encoding E] [-o FILE]"
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    match output {
+        None => print!("{text}"),
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Failure(format!("error: cannot write `{}`: {e}", path.display())))?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs the compiled reasoner of `game` (built if needed) with `args`.
