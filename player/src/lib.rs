@@ -3,19 +3,25 @@
 //! It speaks the GGP match protocol over HTTP ([`http`], exactly as
 //! `GGP-PROTOCOL.md` describes the reference server) and plays by
 //! Monte-Carlo tree search ([`search`]) on every core ([`workers`]),
-//! generic over [`gdl_runtime::Reasoner`]: a [`Loader`] turns the
-//! description a START carries into reasoners — [`InterpreterLoader`] with
-//! gdlc's interpreter for any game, [`FixedGame`] for a reasoner compiled
-//! into the binary by a build script.
+//! generic over [`gdl_runtime::Reasoner`]: a `Loader` turns the
+//! description a START carries into reasoners — `InterpreterLoader` (feature
+//! `interpreter`, on by default) with gdlc's interpreter for any game, which
+//! meanwhile compiles the game and moves the search to the compiled
+//! reasoner in a child process ([`remote`]); [`FixedGame`] for a reasoner
+//! compiled into the binary by a build script.
 //!
 //! One match at a time: a START while a match runs is answered `busy`, as
 //! ggp-base's players do, unless the running match has had no message for
 //! longer than its start clock plus two play clocks plus 10 s (a game
 //! manager that died without STOP or ABORT), which then is dropped.
 
+#[cfg(feature = "interpreter")]
+pub mod compile;
+pub mod engines;
 pub mod http;
 pub mod message;
 pub mod player;
+pub mod remote;
 pub mod search;
 pub mod session;
 pub mod sexpr;
@@ -46,6 +52,10 @@ pub fn default_settings(threads: usize) -> Settings {
 /// Makes one reasoner of a game; each search thread calls it once.
 pub type Factory<R> = Arc<dyn Fn() -> R + Send + Sync>;
 
+/// A job, run in the background at START, that builds the search-worker
+/// binary of the game's compiled reasoner (see [`remote`]).
+pub type Compile = Box<dyn FnOnce() -> Result<std::path::PathBuf, String> + Send>;
+
 /// Turns the description of a START into the reasoners of its game.
 pub trait Loader: Send + Sync + 'static {
     /// The reasoner this loader makes.
@@ -53,14 +63,34 @@ pub trait Loader: Send + Sync + 'static {
     /// Checks `description` (the rule list as sent) and returns how to make
     /// its reasoners, or why the game cannot be played.
     fn load(&self, description: &str) -> Result<Factory<Self::Reasoner>, String>;
+    /// The job that builds a compiled search worker for `description`, if
+    /// this loader compiles games while it plays them.
+    fn compiler(&self, _description: &str) -> Option<Compile> {
+        None
+    }
 }
 
-/// Plays any game with gdlc's reference interpreter.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InterpreterLoader;
+/// Plays any game with gdlc's reference interpreter and, when it has a
+/// cache, compiles the game at START and switches to the compiled reasoner
+/// once it is built.
+#[cfg(feature = "interpreter")]
+#[derive(Clone, Debug, Default)]
+pub struct InterpreterLoader {
+    /// The compiled backend's cache to build games in; `None`: interpret only.
+    pub cache: Option<gdlc::backend::Cache>,
+}
 
+#[cfg(feature = "interpreter")]
 impl Loader for InterpreterLoader {
     type Reasoner = gdlc::interp::Interpreter;
+
+    fn compiler(&self, description: &str) -> Option<Compile> {
+        let cache = self.cache.clone()?;
+        let description = description.to_string();
+        Some(Box::new(move || {
+            compile::build_worker(&cache, &description)
+        }))
+    }
 
     fn load(&self, description: &str) -> Result<Factory<Self::Reasoner>, String> {
         let loaded = gdlc::load_bytes("START".into(), description.as_bytes().to_vec())

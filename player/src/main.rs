@@ -13,10 +13,17 @@ const USAGE: &str = "usage: gdlc-player [--port PORT] [--threads N] [--name NAME
   --host HOST     the address to listen on (default 0.0.0.0)
   --threads N     search threads (default: every core)
   --name NAME     the name INFO reports (default gdlc-player)
-  --margin-ms M   milliseconds of the play clock kept back for the answer (default 300)";
+  --margin-ms M   milliseconds of the play clock kept back for the answer (default 300)
+  --no-compile    only interpret: do not compile the game at START
+
+At START the player searches at once with gdlc's interpreter while it compiles
+the game into the compiled backend's cache ($GDLC_CACHE_DIR, else
+$XDG_CACHE_HOME/gdlc, else ~/.cache/gdlc) and builds a search worker there,
+then moves the search to it.";
 
 /// The command line.
 struct Options {
+    compile: bool,
     host: String,
     port: u16,
     name: String,
@@ -27,6 +34,7 @@ fn parse() -> Result<Options, lexopt::Error> {
     use lexopt::prelude::*;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let mut options = Options {
+        compile: true,
         host: "0.0.0.0".into(),
         port: 9147,
         name: "gdlc-player".into(),
@@ -47,6 +55,7 @@ fn parse() -> Result<Options, lexopt::Error> {
                     ..gdlc_player::default_settings(n)
                 };
             }
+            Long("no-compile") => options.compile = false,
             Long("name") => options.name = parser.value()?.string()?,
             Long("margin-ms") => {
                 options.settings.margin = Duration::from_millis(parser.value()?.parse()?);
@@ -91,7 +100,14 @@ fn main() -> ExitCode {
         options.settings.threads,
         options.settings.margin.as_millis()
     );
-    let player = Player::new(InterpreterLoader, options.name, options.settings);
+    let mut loader = InterpreterLoader::default();
+    if options.compile {
+        match gdlc::backend::Cache::from_env() {
+            Ok(cache) => loader.cache = Some(cache),
+            Err(e) => eprintln!("gdlc-player: games will only be interpreted: {e}"),
+        }
+    }
+    let player = Player::new(loader, options.name, options.settings);
     http::serve(server, Arc::new(player));
     ExitCode::SUCCESS
 }

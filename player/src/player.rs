@@ -145,6 +145,7 @@ impl<L: Loader> Player<L> {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let setup = Setup {
+            compile: self.loader.compiler(description),
             factory,
             role,
             spelling,

@@ -291,7 +291,7 @@ fn values<R: Reasoner>(r: &mut R, state: &R::State) -> Vec<f64> {
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "interpreter"))]
 mod tests {
     use super::*;
     use gdlc::interp::Interpreter;

@@ -3,17 +3,21 @@
 //! manager reports, drives the search threads and answers each PLAY at its
 //! deadline from their merged statistics.
 
+use crate::engines::Engines;
 use crate::spelling::Spelling;
 use crate::workers::Workers;
-use crate::Factory;
+use crate::{Compile, Factory};
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// How often the match thread looks whether the compiled worker is ready.
+const POLL_EVERY: Duration = Duration::from_millis(20);
 
 /// A request to the match thread, with where to send its answer.
 pub enum Request {
@@ -47,6 +51,9 @@ pub struct Setup<R: Reasoner> {
     pub play_clock: Duration,
     /// Set to stop the match and its search.
     pub stop: Arc<AtomicBool>,
+    /// Builds the compiled search worker in the background, if the loader
+    /// compiles.
+    pub compile: Option<Compile>,
 }
 
 /// Starts the match thread; answers the channel for its requests once the
@@ -95,14 +102,12 @@ struct Session<R: Reasoner> {
     state: R::State,
     ply: usize,
     role: usize,
-    workers: Workers,
+    engines: Engines,
     spelling: Spelling,
     play_clock: Duration,
     margin: Duration,
     stop: Arc<AtomicBool>,
     rng: Xoshiro256PlusPlus,
-    /// The iterations counted at the last answer, and when.
-    last_iterations: (u64, Instant),
 }
 
 impl<R: Reasoner + 'static> Session<R> {
@@ -121,33 +126,41 @@ impl<R: Reasoner + 'static> Session<R> {
                 )
             })?;
         let state = r.initial_state();
+        // Their own flag: they stop when the compiled worker takes over, or
+        // when the session ends (dropping them), not with the match.
         let workers = Workers::start(
             &setup.factory,
             role,
             settings.threads,
             settings.max_nodes,
-            Arc::clone(&setup.stop),
+            Arc::new(AtomicBool::new(false)),
         );
+        let engines = Engines::new(workers, setup.compile, role, settings.clone());
         Ok(Session {
             r,
             state,
             ply: 0,
             role,
-            workers,
+            engines,
             spelling: setup.spelling,
             play_clock: setup.play_clock,
             margin: settings.margin,
             stop: setup.stop,
             rng: Xoshiro256PlusPlus::seed_from_u64(0x9e37_79b9),
-            last_iterations: (0, Instant::now()),
         })
     }
 
     fn serve(&mut self, requests: &Receiver<Request>) {
-        while let Ok(request) = requests.recv() {
+        loop {
             if self.stop.load(Ordering::Relaxed) {
                 return;
             }
+            self.engines.poll();
+            let request = match requests.recv_timeout(POLL_EVERY) {
+                Ok(request) => request,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return,
+            };
             match request {
                 Request::Play(moves, received, reply) => {
                     let answer = self.play(moves, received);
@@ -191,6 +204,7 @@ impl<R: Reasoner + 'static> Session<R> {
             if self.stop.load(Ordering::Relaxed) {
                 return Err("the match was aborted".into());
             }
+            self.engines.poll();
             std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(5)));
         }
         let best = self.best_move()?;
@@ -225,19 +239,16 @@ impl<R: Reasoner + 'static> Session<R> {
             .enumerate()
             .map(|(role, &m)| self.r.move_text(role, m))
             .collect();
-        self.workers.advance(self.ply, &texts);
+        self.engines.advance(texts);
         Ok(())
     }
 
     /// The most visited legal move of the merged search, else a random one.
     fn best_move(&mut self) -> Result<String, String> {
-        let (merged, iterations) = self.workers.merged(self.ply);
+        let merged = self.engines.merged(self.ply);
         let mut legal = Vec::new();
         self.r.legal_moves(&self.state, self.role, &mut legal);
-        let (before, since) = self.last_iterations;
-        let rate =
-            (iterations.saturating_sub(before)) as f64 / since.elapsed().as_secs_f64().max(1e-9);
-        self.last_iterations = (iterations, Instant::now());
+        let rates = self.engines.rates();
         let best = merged
             .iter()
             .filter(|(text, ..)| {
@@ -249,7 +260,7 @@ impl<R: Reasoner + 'static> Session<R> {
         match best {
             Some(best) => {
                 eprintln!(
-                    "gdlc-player: step {}: {} ({} visits, value {:.2}; {iterations} iterations, {rate:.0}/s)",
+                    "gdlc-player: step {}: {} ({} visits, value {:.2}; {rates})",
                     self.ply + 1,
                     best.0,
                     best.1,

@@ -23,7 +23,11 @@ pub fn spawn_player(threads: usize) -> u16 {
         max_nodes: 200_000,
         ..gdlc_player::default_settings(threads)
     };
-    let player = Arc::new(Player::new(InterpreterLoader, "tester", settings));
+    let player = Arc::new(Player::new(
+        InterpreterLoader::default(),
+        "tester",
+        settings,
+    ));
     std::thread::spawn(move || http::serve(server, player));
     port
 }
