@@ -1,0 +1,99 @@
+//! Match-time compilation: the description is compiled into a crate of the
+//! compiled backend's cache (`gdlc::backend::Cache`, so a game seen before
+//! is built already), and beside it a search-worker crate that depends on
+//! that crate and on this library by path; `cargo build --release` makes
+//! the worker binary that [`crate::remote::Remote`] runs.
+
+use gdlc::backend::Cache;
+use gdlc::output::write_if_changed;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Lines of cargo's error output kept when a build fails.
+const STDERR_TAIL: usize = 20;
+
+/// Compiles `description`, writes and builds its search worker in `cache`;
+/// returns the worker binary.
+pub fn build_worker(cache: &Cache, description: &str) -> Result<PathBuf, String> {
+    let loaded = gdlc::load_bytes("match".into(), description.as_bytes().to_vec())
+        .map_err(|e| e.to_string())?;
+    let game = gdlc::ir::limits::catch_limit(|| cache.prepare(&loaded, "match"))
+        .map_err(|limit| limit.0)?
+        .map_err(|e| e.to_string())?;
+    let package = game
+        .dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or("the game crate's folder has no name")?
+        .to_string();
+    let worker = game.dir.with_file_name(format!("{package}-player"));
+    write_worker(&worker, &package)?;
+    let target = game
+        .binary
+        .parent()
+        .and_then(Path::parent)
+        .ok_or("the cache has no target folder")?;
+    cargo_build(&worker, target)?;
+    let binary = target
+        .join("release")
+        .join(format!("{package}-player{}", std::env::consts::EXE_SUFFIX));
+    if binary.is_file() {
+        Ok(binary)
+    } else {
+        Err(format!("cargo made no `{}`", binary.display()))
+    }
+}
+
+/// The worker crate: its `main` is [`crate::remote::worker_main`] over the
+/// game crate's `Game`.
+fn write_worker(dir: &Path, package: &str) -> Result<(), String> {
+    let player = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .map_err(|e| format!("the player's source folder: {e}"))?;
+    let player = player
+        .to_str()
+        .ok_or("the player's source path is not UTF-8")?;
+    let cargo_toml = format!(
+        "[package]\nname = \"{package}-player\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\ngame = {{ package = \"{package}\", path = \"../{package}\" }}\n\
+         gdlc-player = {{ path = {player:?}, default-features = false }}\n\n\
+         [profile.release]\ncodegen-units = 1\nlto = true\n\n\
+         # Its own workspace, not a member of an enclosing one.\n[workspace]\n"
+    );
+    let main_rs = "//! A search worker of gdlc-player over the compiled reasoner of one game.\n\n\
+                   fn main() -> std::process::ExitCode {\n    \
+                   gdlc_player::remote::worker_main(game::Game::new)\n}\n";
+    for (file, content) in [
+        ("Cargo.toml", cargo_toml.as_str()),
+        ("src/main.rs", main_rs),
+    ] {
+        write_if_changed(&dir.join(file), content).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// `cargo build --release` of the crate at `dir` into `target`.
+fn cargo_build(dir: &Path, target: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(&cargo)
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("CARGO_BUILD_TARGET")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("cannot run `{cargo}`: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    Err(format!(
+        "`cargo build --release` of `{}` {}:\n{}",
+        dir.display(),
+        output.status,
+        lines[lines.len().saturating_sub(STDERR_TAIL)..].join("\n")
+    ))
+}

@@ -1,0 +1,367 @@
+//! Monte-Carlo tree search (UCT), decoupled per role: in every node each
+//! role keeps its own statistics per legal move and chooses by UCB1 on its
+//! own goal, so simultaneous moves and any number of roles are searched the
+//! same way as turn-taking (where the roles not in control have one move).
+//! Generic over [`Reasoner`]; one tree per thread, re-rooted on the joint
+//! move the game manager reports so that the work on it is kept.
+
+use gdl_runtime::Reasoner;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+
+/// The exploration constant of UCB1, for values in `[0, 1]`.
+const EXPLORATION: f64 = 0.7;
+/// Longest random playout; a playout cut there scores the goals it reached.
+const MAX_PLAYOUT: usize = 10_000;
+
+/// Visits and summed value of one move of one role in one node.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveStats {
+    /// How often the move was chosen.
+    pub visits: u64,
+    /// The sum of the role's values (goal / 100) over those visits.
+    pub value: f64,
+}
+
+struct Node<R: Reasoner> {
+    state: R::State,
+    /// The goals / 100 of each role when terminal; `None` otherwise.
+    goals: Option<Vec<f64>>,
+    /// Per role, its legal moves.
+    moves: Vec<Vec<R::Move>>,
+    /// Per role, per legal move, its statistics.
+    stats: Vec<Vec<MoveStats>>,
+    visits: u64,
+    /// The children, by the index of each role's move.
+    children: HashMap<Box<[u32]>, usize>,
+}
+
+/// A UCT search tree over the states of one game.
+pub struct Tree<R: Reasoner> {
+    nodes: Vec<Node<R>>,
+    root: usize,
+    max_nodes: usize,
+    rng: Xoshiro256PlusPlus,
+    iterations: u64,
+    path: Vec<(usize, Box<[u32]>)>,
+    scratch: Vec<R::Move>,
+}
+
+impl<R: Reasoner> Tree<R> {
+    /// A tree rooted at `state`, holding at most `max_nodes` nodes (past
+    /// that, leaves are played out without being added).
+    pub fn new(r: &mut R, state: R::State, max_nodes: usize, seed: u64) -> Self {
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            root: 0,
+            max_nodes: max_nodes.max(1),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            iterations: 0,
+            path: Vec::new(),
+            scratch: Vec::new(),
+        };
+        let node = tree.node(r, state);
+        tree.nodes.push(node);
+        tree
+    }
+
+    fn node(&mut self, r: &mut R, state: R::State) -> Node<R> {
+        let roles = r.roles().len();
+        let mut moves = Vec::with_capacity(roles);
+        let mut goals = None;
+        if !r.is_terminal(&state) {
+            for role in 0..roles {
+                r.legal_moves(&state, role, &mut self.scratch);
+                moves.push(self.scratch.clone());
+            }
+        }
+        // A role without a legal move ends the game as a terminal state does.
+        if moves.len() < roles || moves.iter().any(Vec::is_empty) {
+            moves.clear();
+            goals = Some(values(r, &state));
+        }
+        Node {
+            stats: moves
+                .iter()
+                .map(|m| vec![MoveStats::default(); m.len()])
+                .collect(),
+            state,
+            goals,
+            moves,
+            visits: 0,
+            children: HashMap::new(),
+        }
+    }
+
+    /// The state at the root.
+    pub fn root_state(&self) -> &R::State {
+        &self.nodes[self.root].state
+    }
+
+    /// Whether the root is terminal (nothing to search).
+    pub fn root_is_terminal(&self) -> bool {
+        self.nodes[self.root].goals.is_some()
+    }
+
+    /// The legal moves of `role` at the root with their statistics.
+    pub fn root_moves(&self, role: usize) -> Vec<(R::Move, MoveStats)> {
+        let root = &self.nodes[self.root];
+        match root.moves.get(role) {
+            Some(moves) => moves
+                .iter()
+                .copied()
+                .zip(root.stats[role].iter().copied())
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Iterations (selection, expansion, playout, backup) run since the
+    /// tree was made.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Nodes in the tree.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree holds only its root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// One iteration: select by UCB1 down to a new joint move, add its node,
+    /// play out at random, and back the goals up the path.
+    pub fn iterate(&mut self, r: &mut R) {
+        if self.root_is_terminal() {
+            return;
+        }
+        self.iterations += 1;
+        self.path.clear();
+        let mut at = self.root;
+        let values = loop {
+            if let Some(goals) = &self.nodes[at].goals {
+                break goals.clone();
+            }
+            let joint = self.select(at);
+            self.path.push((at, joint.clone()));
+            if let Some(&child) = self.nodes[at].children.get(&joint) {
+                at = child;
+                continue;
+            }
+            let moves: Vec<R::Move> = self.nodes[at]
+                .moves
+                .iter()
+                .zip(joint.iter())
+                .map(|(m, &i)| m[i as usize])
+                .collect();
+            let next = r.next_state(&self.nodes[at].state, &moves);
+            if self.nodes.len() < self.max_nodes {
+                let node = self.node(r, next.clone());
+                self.nodes.push(node);
+                let child = self.nodes.len() - 1;
+                self.nodes[at].children.insert(joint, child);
+                self.nodes[child].visits += 1;
+            }
+            break self.playout(r, next);
+        };
+        for (node, joint) in &self.path {
+            let node = &mut self.nodes[*node];
+            node.visits += 1;
+            for (role, &i) in joint.iter().enumerate() {
+                let s = &mut node.stats[role][i as usize];
+                s.visits += 1;
+                s.value += values[role];
+            }
+        }
+    }
+
+    /// Each role's move at `at` by UCB1, an untried move first (at random).
+    fn select(&mut self, at: usize) -> Box<[u32]> {
+        let node = &self.nodes[at];
+        let log_n = (node.visits.max(1) as f64).ln();
+        let mut joint = Vec::with_capacity(node.stats.len());
+        for stats in &node.stats {
+            let n = stats.len();
+            let offset = below(&mut self.rng, n);
+            let mut best = (f64::NEG_INFINITY, 0);
+            for k in 0..n {
+                let i = (offset + k) % n;
+                let s = stats[i];
+                let score = if s.visits == 0 {
+                    f64::INFINITY
+                } else {
+                    s.value / s.visits as f64 + EXPLORATION * (log_n / s.visits as f64).sqrt()
+                };
+                if score > best.0 {
+                    best = (score, i);
+                }
+            }
+            joint.push(best.1 as u32);
+        }
+        joint.into_boxed_slice()
+    }
+
+    /// Goals / 100 at the end of a uniformly random playout from `state`.
+    fn playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
+        let roles = r.roles().len();
+        let mut joint = Vec::with_capacity(roles);
+        for _ in 0..MAX_PLAYOUT {
+            if r.is_terminal(&state) {
+                break;
+            }
+            joint.clear();
+            for role in 0..roles {
+                r.legal_moves(&state, role, &mut self.scratch);
+                if self.scratch.is_empty() {
+                    return values(r, &state);
+                }
+                let pick = below(&mut self.rng, self.scratch.len());
+                joint.push(self.scratch[pick]);
+            }
+            state = r.next_state(&state, &joint);
+        }
+        values(r, &state)
+    }
+
+    /// Moves the root to the state reached by `joint` (one move per role),
+    /// keeping the subtree below it when the tree holds that child.
+    pub fn advance(&mut self, r: &mut R, joint: &[R::Move]) {
+        let root = &self.nodes[self.root];
+        let indices: Option<Box<[u32]>> = root
+            .moves
+            .iter()
+            .zip(joint)
+            .map(|(moves, m)| moves.iter().position(|x| x == m).map(|i| i as u32))
+            .collect();
+        let child = indices
+            .filter(|i| i.len() == joint.len())
+            .and_then(|i| root.children.get(&i).copied());
+        match child {
+            Some(child) => self.keep_subtree(child),
+            None => {
+                let next = r.next_state(&root.state, joint);
+                let node = self.node(r, next);
+                self.nodes = vec![node];
+                self.root = 0;
+            }
+        }
+    }
+
+    /// Drops every node not below `new_root`.
+    fn keep_subtree(&mut self, new_root: usize) {
+        let mut old: Vec<Option<Node<R>>> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let mut index = HashMap::new();
+        let mut order = vec![new_root];
+        let mut k = 0;
+        while k < order.len() {
+            let at = order[k];
+            index.insert(at, k);
+            if let Some(node) = &old[at] {
+                order.extend(node.children.values().copied());
+            }
+            k += 1;
+        }
+        for &at in &order {
+            let mut node = old[at].take().expect("a tree has no shared children");
+            for child in node.children.values_mut() {
+                *child = index[child];
+            }
+            self.nodes.push(node);
+        }
+        self.root = 0;
+    }
+}
+
+/// A uniformly random number below `n` (`n` at most 2^32).
+pub(crate) fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
+    ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
+}
+
+/// Each role's goal / 100 in `state`, 0 where the goal is undefined.
+fn values<R: Reasoner>(r: &mut R, state: &R::State) -> Vec<f64> {
+    (0..r.roles().len())
+        .map(|role| f64::from(r.goal(state, role).unwrap_or(0).min(100)) / 100.0)
+        .collect()
+}
+
+#[cfg(all(test, feature = "interpreter"))]
+mod tests {
+    use super::*;
+    use gdlc::interp::Interpreter;
+
+    fn interpreter(text: &str) -> Interpreter {
+        let loaded = gdlc::load_bytes("t.kif".into(), text.as_bytes().to_vec())
+            .unwrap_or_else(|e| panic!("{e}"));
+        Interpreter::new(&loaded)
+    }
+
+    /// A one-role puzzle of two steps: only `(pick b)` then `(pick a)`
+    /// scores 100.
+    const PUZZLE: &str = "(role p) (init (step 0)) (succ 0 1) (succ 1 2)
+        (choice a) (choice b)
+        (<= (legal p (pick ?c)) (choice ?c))
+        (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+        (<= (next (first ?c)) (does p (pick ?c)) (true (step 0)))
+        (<= (next (first ?c)) (true (first ?c)))
+        (<= (next (second ?c)) (does p (pick ?c)) (true (step 1)))
+        (<= terminal (true (step 2)))
+        (<= (goal p 100) (true (first b)) (true (second a)))
+        (<= (goal p 0) (not (true (first b))))
+        (<= (goal p 0) (not (true (second a))))";
+
+    fn most_visited<R: Reasoner>(r: &R, tree: &Tree<R>) -> String {
+        let (m, _) = tree
+            .root_moves(0)
+            .into_iter()
+            .max_by_key(|(_, s)| s.visits)
+            .unwrap();
+        r.move_text(0, m)
+    }
+
+    #[test]
+    fn finds_the_puzzles_solution_and_keeps_the_subtree() {
+        let mut r = interpreter(PUZZLE);
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, 1000, 1);
+        for _ in 0..200 {
+            tree.iterate(&mut r);
+        }
+        assert_eq!(most_visited(&r, &tree), "(pick b)");
+        assert_eq!(tree.iterations(), 200);
+        let b = r.parse_move(0, "(pick b)").unwrap();
+        let before = tree.len();
+        tree.advance(&mut r, &[b]);
+        // The subtree below `(pick b)`: it and its two children.
+        assert!(tree.len() == 3 && before == 7, "{before} -> {}", tree.len());
+        let visits: u64 = tree.root_moves(0).iter().map(|(_, s)| s.visits).sum();
+        assert!(visits > 50, "kept {visits} visits");
+        assert_eq!(most_visited(&r, &tree), "(pick a)");
+        let a = r.parse_move(0, "(pick a)").unwrap();
+        tree.advance(&mut r, &[a]);
+        assert!(tree.root_is_terminal());
+    }
+
+    #[test]
+    fn a_tree_at_its_node_limit_still_searches() {
+        let mut r = interpreter(PUZZLE);
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, 1, 2);
+        for _ in 0..100 {
+            tree.iterate(&mut r);
+        }
+        assert_eq!(tree.len(), 1);
+        let visits: u64 = tree.root_moves(0).iter().map(|(_, s)| s.visits).sum();
+        assert_eq!(visits, 100);
+        // Moving past an unexpanded child rebuilds the root from the state.
+        let b = r.parse_move(0, "(pick b)").unwrap();
+        tree.advance(&mut r, &[b]);
+        assert_eq!(tree.root_moves(0).len(), 2);
+    }
+}

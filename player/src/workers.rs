@@ -1,0 +1,199 @@
+//! Root parallelism: one search thread per core, each with its own reasoner
+//! and its own [`Tree`], searching without pause for the whole match. A
+//! thread publishes its root's statistics (by move text, so that reasoners
+//! built separately agree) in a snapshot at most every few milliseconds;
+//! the match reads and merges the snapshots at its deadline without
+//! waiting for any thread, so a slow playout can never make an answer late.
+
+use crate::search::Tree;
+use crate::Factory;
+use gdl_runtime::Reasoner;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often a thread publishes its root statistics.
+const PUBLISH_EVERY: Duration = Duration::from_millis(5);
+
+/// The root statistics one thread published.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    /// How many joint moves the root is past the initial state.
+    pub ply: usize,
+    /// The player's moves at the root (canonical text), with visits and
+    /// summed value.
+    pub moves: Vec<(String, u64, f64)>,
+    /// Search iterations this thread ran since the match started.
+    pub iterations: u64,
+}
+
+/// The search threads of one match.
+pub struct Workers {
+    advance: Vec<Sender<(usize, Vec<String>)>>,
+    snapshots: Vec<Arc<Mutex<Snapshot>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Workers {
+    /// Starts `threads` threads searching for role `role` from the initial
+    /// state, each with a reasoner from `factory` and at most `max_nodes`.
+    pub fn start<R: Reasoner + 'static>(
+        factory: &Factory<R>,
+        role: usize,
+        threads: usize,
+        max_nodes: usize,
+        stop: Arc<AtomicBool>,
+    ) -> Self {
+        let mut workers = Workers {
+            advance: Vec::new(),
+            snapshots: Vec::new(),
+            stop,
+        };
+        for k in 0..threads.max(1) {
+            let (tx, rx) = channel();
+            let snapshot = Arc::new(Mutex::new(Snapshot::default()));
+            let worker = Worker {
+                role,
+                max_nodes,
+                snapshot: Arc::clone(&snapshot),
+                stop: Arc::clone(&workers.stop),
+                commands: rx,
+            };
+            let factory = Arc::clone(factory);
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{k}"))
+                .spawn(move || {
+                    let result = catch_unwind(AssertUnwindSafe(|| worker.run(&*factory, k as u64)));
+                    if result.is_err() {
+                        eprintln!("gdlc-player: search thread {k} stopped: the reasoner panicked");
+                    }
+                });
+            if let Err(e) = spawned {
+                eprintln!("gdlc-player: cannot start search thread {k}: {e}");
+                continue;
+            }
+            workers.advance.push(tx);
+            workers.snapshots.push(snapshot);
+        }
+        workers
+    }
+
+    /// Tells every thread that the joint move `joint` (canonical texts) was
+    /// played, making `ply` joint moves since the start.
+    pub fn advance(&self, ply: usize, joint: &[String]) {
+        for tx in &self.advance {
+            // A thread that stopped no longer searches; the others go on.
+            let _ = tx.send((ply, joint.to_vec()));
+        }
+    }
+
+    /// The merged root statistics of the threads already at `ply`: per move
+    /// text, the summed visits and value; and the iterations of all threads.
+    pub fn merged(&self, ply: usize) -> (Vec<(String, u64, f64)>, u64) {
+        let mut merged: Vec<(String, u64, f64)> = Vec::new();
+        let mut iterations = 0;
+        for snapshot in &self.snapshots {
+            let s = match snapshot.lock() {
+                Ok(s) => s.clone(),
+                Err(poisoned) => poisoned.into_inner().clone(),
+            };
+            iterations += s.iterations;
+            if s.ply != ply {
+                continue;
+            }
+            for (text, visits, value) in s.moves {
+                match merged.iter_mut().find(|(t, ..)| *t == text) {
+                    Some(m) => {
+                        m.1 += visits;
+                        m.2 += value;
+                    }
+                    None => merged.push((text, visits, value)),
+                }
+            }
+        }
+        (merged, iterations)
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+struct Worker {
+    role: usize,
+    max_nodes: usize,
+    snapshot: Arc<Mutex<Snapshot>>,
+    stop: Arc<AtomicBool>,
+    commands: Receiver<(usize, Vec<String>)>,
+}
+
+impl Worker {
+    fn run<R: Reasoner>(self, factory: &(dyn Fn() -> R + Send + Sync), seed: u64) {
+        let mut r = factory();
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, self.max_nodes, seed);
+        let mut ply = 0;
+        let mut published = Instant::now();
+        self.publish(&r, &tree, ply);
+        while !self.stop.load(Ordering::Relaxed) {
+            let command = if tree.root_is_terminal() {
+                // Nothing to search: wait for the next move or the end.
+                self.commands
+                    .recv_timeout(Duration::from_millis(50))
+                    .map_err(|e| match e {
+                        RecvTimeoutError::Timeout => TryRecvError::Empty,
+                        RecvTimeoutError::Disconnected => TryRecvError::Disconnected,
+                    })
+            } else {
+                self.commands.try_recv()
+            };
+            match command {
+                Ok((to, joint)) => {
+                    let moves: Option<Vec<R::Move>> = joint
+                        .iter()
+                        .enumerate()
+                        .map(|(role, m)| r.parse_move(role, m))
+                        .collect();
+                    let Some(moves) = moves else {
+                        eprintln!(
+                            "gdlc-player: search thread cannot read the joint move {joint:?}"
+                        );
+                        return;
+                    };
+                    tree.advance(&mut r, &moves);
+                    ply = to;
+                    self.publish(&r, &tree, ply);
+                    published = Instant::now();
+                }
+                Err(TryRecvError::Disconnected) => return,
+                Err(TryRecvError::Empty) => {}
+            }
+            tree.iterate(&mut r);
+            if published.elapsed() >= PUBLISH_EVERY {
+                self.publish(&r, &tree, ply);
+                published = Instant::now();
+            }
+        }
+    }
+
+    fn publish<R: Reasoner>(&self, r: &R, tree: &Tree<R>, ply: usize) {
+        let moves = tree
+            .root_moves(self.role)
+            .into_iter()
+            .map(|(m, s)| (r.move_text(self.role, m), s.visits, s.value))
+            .collect();
+        let snapshot = Snapshot {
+            ply,
+            moves,
+            iterations: tree.iterations(),
+        };
+        match self.snapshot.lock() {
+            Ok(mut s) => *s = snapshot,
+            Err(poisoned) => *poisoned.into_inner() = snapshot,
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Match-time compilation through [`Engines`]: a build that fails leaves
+//! the interpreter searching; a build that succeeds (ignored by default:
+//! a cold cache builds the worker in release, minutes on two cores; run
+//! with `cargo test -p gdlc-player --test compiled -- --ignored`) hands the
+//! search to the compiled worker, which follows the joint moves played.
+
+use gdlc_player::engines::Engines;
+use gdlc_player::workers::Workers;
+use gdlc_player::{default_settings, InterpreterLoader, Loader};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn tictactoe() -> String {
+    let path = format!("{}/../games/tictactoe.kif", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn engines(loader: &InterpreterLoader, compile: Option<gdlc_player::Compile>) -> Engines {
+    let factory = loader.load(&tictactoe()).unwrap();
+    let settings = default_settings(1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let workers = Workers::start(&factory, 0, 1, 10_000, stop);
+    Engines::new(workers, compile, 0, settings)
+}
+
+/// Polls until `done` or `limit` passes.
+fn wait(engines: &mut Engines, limit: Duration, done: impl Fn(&Engines) -> bool) {
+    let started = Instant::now();
+    while !done(engines) && started.elapsed() < limit {
+        engines.poll();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_failed_build_leaves_the_interpreter_searching() {
+    let loader = InterpreterLoader::default();
+    let mut engines = engines(&loader, Some(Box::new(|| Err("no cargo here".into()))));
+    wait(&mut engines, Duration::from_secs(2), |e| {
+        !e.merged(0).is_empty()
+    });
+    engines.poll();
+    assert!(!engines.compiled_in_use());
+    let visits: u64 = engines.merged(0).iter().map(|m| m.1).sum();
+    assert!(visits > 0);
+}
+
+#[test]
+#[ignore]
+fn a_built_worker_takes_over_the_search() {
+    let cache = std::env::var_os("GDLC_CACHE_DIR").map_or_else(
+        || format!("{}/../target/player-test-cache", env!("CARGO_MANIFEST_DIR")).into(),
+        std::path::PathBuf::from,
+    );
+    let loader = InterpreterLoader {
+        cache: Some(gdlc::backend::Cache::new(cache)),
+    };
+    let compile = loader.compiler(&tictactoe());
+    assert!(compile.is_some());
+    let mut engines = engines(&loader, compile);
+    // One joint move before the worker exists: it is replayed to it.
+    engines.advance(vec!["(mark 2 2)".into(), "noop".into()]);
+    wait(
+        &mut engines,
+        Duration::from_secs(1200),
+        Engines::compiled_in_use,
+    );
+    assert!(engines.compiled_in_use(), "no switch within 20 minutes");
+    engines.advance(vec!["noop".into(), "(mark 1 1)".into()]);
+    wait(&mut engines, Duration::from_secs(5), |e| {
+        !e.merged(2).is_empty()
+    });
+    let merged = engines.merged(2);
+    // xplayer to move, with 7 free squares, none of them the two marked.
+    assert_eq!(merged.len(), 7, "{merged:?}");
+    assert!(merged
+        .iter()
+        .all(|m| m.0 != "(mark 2 2)" && m.0 != "(mark 1 1)"));
+}
