@@ -103,7 +103,12 @@ impl Builder {
             );
         }
         let path = out_dir.join(format!("{module}.rs"));
-        write_if_changed(&path, &module_source(&loaded, self.strategy)?)?;
+        let data_file = format!("{module}.tables.bin");
+        let generated = module_source(&loaded, self.strategy, &data_file)?;
+        write_if_changed(&path, generated.code.as_bytes())?;
+        if !generated.data.is_empty() {
+            write_if_changed(&out_dir.join(data_file), &generated.data)?;
+        }
         Ok(path)
     }
 }
@@ -147,6 +152,34 @@ mod tests {
             .unwrap();
         let again = std::fs::metadata(&path).unwrap().modified().unwrap();
         assert_eq!(written, again, "an unchanged module is not rewritten");
+    }
+
+    #[test]
+    fn a_large_module_includes_its_tables_from_a_file_beside_it() {
+        // 20 001 counter fluents: their texts, ids and Zobrist keys are
+        // over a megabyte of source as arrays.
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = String::from(
+            "(role a) (init (count 0)) (legal a tick)
+             (<= (next (count ?y)) (true (count ?x)) (succ ?x ?y))
+             (<= terminal (true (count 20000))) (goal a 100)",
+        );
+        for i in 0..20_000 {
+            text += &format!(" (succ {i} {})", i + 1);
+        }
+        let game = dir.path().join("counter.kif");
+        std::fs::write(&game, text).unwrap();
+        let path = Builder::new()
+            .game(&game)
+            .out_dir(dir.path())
+            .compile()
+            .unwrap();
+        let code = std::fs::read_to_string(&path).unwrap();
+        assert!(code.len() < 1 << 20, "{} bytes", code.len());
+        assert!(code.contains("include_bytes!(\"counter.tables.bin\")"));
+        let data = std::fs::read(dir.path().join("counter.tables.bin")).unwrap();
+        // At least the 20 001 keys of 8 bytes.
+        assert!(data.len() > 20_001 * 8, "{} bytes", data.len());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! standalone crate (`gdlc GAME.kif -o DIR`), and files rewritten only when
 //! their content changed, so that cargo rebuilds only what did.
 
-use crate::compile::{generate_with, CompileError, Strategy};
+use crate::compile::{generate_with, CompileError, Generated, Strategy};
 use crate::Loaded;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -91,11 +91,20 @@ pub fn source_name(loaded: &Loaded) -> String {
     )
 }
 
-/// Generates the module of `loaded`, header included.
-pub fn module_source(loaded: &Loaded, strategy: Strategy) -> Result<String, Error> {
+/// Generates the module of `loaded`, header included, and its data file
+/// (see [`crate::compile::generate`]), which the module includes as
+/// `data_file`.
+pub fn module_source(
+    loaded: &Loaded,
+    strategy: Strategy,
+    data_file: &str,
+) -> Result<Generated, Error> {
     let name = source_name(loaded);
-    let generated = generate_with(loaded, strategy)?;
-    Ok(header(&name, loaded.file.text.as_bytes()) + &generated.code)
+    let generated = generate_with(loaded, strategy, data_file)?;
+    Ok(Generated {
+        code: header(&name, loaded.file.text.as_bytes()) + &generated.code,
+        data: generated.data,
+    })
 }
 
 /// Names that cannot be a crate or module name (Rust keywords, the
@@ -216,8 +225,9 @@ pub fn runtime_path(given: Option<&Path>) -> Result<PathBuf, Error> {
 pub struct CrateFiles {
     /// The package name (also the binary's name).
     pub package: String,
-    /// `Cargo.toml`, `src/lib.rs` and `src/main.rs`.
-    pub files: Vec<(&'static str, String)>,
+    /// `Cargo.toml`, `src/lib.rs`, `src/main.rs`, and `src/tables.bin`
+    /// when the game has large constant tables.
+    pub files: Vec<(&'static str, Vec<u8>)>,
 }
 
 /// The crate of `loaded`: package `package` depending on the runtime at
@@ -232,7 +242,7 @@ pub fn crate_files(
 ) -> Result<CrateFiles, Error> {
     let name = source_name(loaded);
     let head = header(&name, loaded.file.text.as_bytes());
-    let code = generate_with(loaded, strategy)?.code;
+    let Generated { code, data } = generate_with(loaded, strategy, "tables.bin")?;
     let runtime = runtime.to_str().ok_or_else(|| {
         Error::Setup(format!(
             "the runtime path `{}` is not valid UTF-8",
@@ -260,13 +270,17 @@ pub fn crate_files(
          let game = {lib}::Game::new();\n    \
          gdl_runtime::cli::run(game, {game:?}, std::env::args().skip(1))\n}}\n"
     );
+    let mut files = vec![
+        ("Cargo.toml", cargo_toml.into_bytes()),
+        ("src/lib.rs", lib_rs.into_bytes()),
+        ("src/main.rs", main_rs.into_bytes()),
+    ];
+    if !data.is_empty() {
+        files.push(("src/tables.bin", data));
+    }
     Ok(CrateFiles {
         package: package.to_string(),
-        files: vec![
-            ("Cargo.toml", cargo_toml),
-            ("src/lib.rs", lib_rs),
-            ("src/main.rs", main_rs),
-        ],
+        files,
     })
 }
 
@@ -310,8 +324,8 @@ pub fn write_crate(dir: &Path, files: &CrateFiles) -> Result<usize, Error> {
 /// Writes `content` to `path` (creating its folder) unless the file holds
 /// exactly that already; returns whether it wrote. The file is replaced
 /// atomically, so a concurrent reader sees the old or the new content.
-pub fn write_if_changed(path: &Path, content: &str) -> Result<bool, Error> {
-    if std::fs::read(path).is_ok_and(|old| old == content.as_bytes()) {
+pub fn write_if_changed(path: &Path, content: &[u8]) -> Result<bool, Error> {
+    if std::fs::read(path).is_ok_and(|old| old == content) {
         return Ok(false);
     }
     let io_error = |path: &Path| {
@@ -371,9 +385,9 @@ mod tests {
     fn files_are_written_only_when_changed() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/file.rs");
-        assert!(write_if_changed(&path, "one").unwrap());
-        assert!(!write_if_changed(&path, "one").unwrap());
-        assert!(write_if_changed(&path, "two").unwrap());
+        assert!(write_if_changed(&path, b"one").unwrap());
+        assert!(!write_if_changed(&path, b"one").unwrap());
+        assert!(write_if_changed(&path, b"two").unwrap());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
         assert_eq!(
             std::fs::read_dir(dir.path().join("sub")).unwrap().count(),

@@ -220,8 +220,9 @@ fn no_generated_code_uses_unsafe() {
             continue;
         }
         let loaded = gdlc::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
-        let code = gdlc::output::module_source(&loaded, gdlc::compile::Strategy::Auto)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let code = gdlc::output::module_source(&loaded, gdlc::compile::Strategy::Auto, "t.bin")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .code;
         assert!(!code.contains("unsafe"), "{} uses unsafe", path.display());
         seen += 1;
     }
@@ -299,4 +300,42 @@ fn a_factored_walk_counts_like_the_interpreter() {
     assert_eq!(ours.json()["levels"], reference["levels"]);
     // Not a tree too small to tell: 29 073 positions three plies deep.
     assert!(reference["leaves"].as_u64() > Some(20_000), "{reference}");
+}
+
+/// A one-role counter of 20 001 fluents: its generated source would be
+/// over a megabyte with its term texts and Zobrist keys written out, so
+/// they are in the crate's data file.
+fn counter_game() -> String {
+    let mut text = String::from(
+        "(role a) (init (count 0)) (legal a tick)
+         (<= (next (count ?y)) (true (count ?x)) (succ ?x ?y))
+         (<= terminal (true (count 20000))) (goal a 100)",
+    );
+    for i in 0..20_000 {
+        text += &format!(" (succ {i} {})", i + 1);
+    }
+    text
+}
+
+#[test]
+fn a_crate_with_a_data_file_builds_and_plays() {
+    let Some(cargo) = cargo() else { return };
+    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    std::fs::create_dir_all(&parent).unwrap();
+    let dir = tempfile::tempdir_in(&parent).unwrap();
+    let path = dir.path().join("counter.kif");
+    std::fs::write(&path, counter_game()).unwrap();
+    let out = dir.path().join("crate");
+    let run = gdlc_cached(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(out.join("src/tables.bin").exists());
+    let binary = build(&cargo, &out, "counter");
+    let run = |args: &[&str]| -> Run { Command::new(&binary).args(args).output().unwrap().into() };
+    let perft = run(&["perft", "--depth", "3", "--json"]).json();
+    assert_eq!(perft["levels"][3]["leaves"], 1, "{perft}");
+    assert_eq!(perft["nodes"], 4, "{perft}");
+    // One playout: the 20 001 states of the counter, then goal 100.
+    let mc = run(&["mc", "--playouts", "1", "--json"]).json();
+    assert_eq!(mc["states"], 20_001, "{mc}");
+    assert_eq!(mc["mean_goals"]["a"], 100.0, "{mc}");
 }

@@ -93,14 +93,17 @@ fn game_lines(label: &str, path: &Path) -> Vec<String> {
                     lines.push(format!("{label} {name} {file} {}", sha256(content)));
                 }
             }
-            Err(e) => lines.push(format!("{label} {name} refused {}", sha256(&e.to_string()))),
+            Err(e) => lines.push(format!(
+                "{label} {name} refused {}",
+                sha256(e.to_string().as_bytes())
+            )),
         }
     }
     lines
 }
 
-fn sha256(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
+fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()

@@ -67,7 +67,7 @@ fn write_worker(dir: &Path, package: &str) -> Result<(), String> {
         ("Cargo.toml", cargo_toml.as_str()),
         ("src/main.rs", main_rs),
     ] {
-        write_if_changed(&dir.join(file), content).map_err(|e| e.to_string())?;
+        write_if_changed(&dir.join(file), content.as_bytes()).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -14,6 +14,7 @@
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod data;
 mod drivers;
 pub mod kif;
 #[cfg(feature = "cli")]

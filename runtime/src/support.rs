@@ -302,9 +302,48 @@ impl Hasher for IdHasher {
     }
 }
 
+/// A constant table of generated code: an array, or an array decoded
+/// from the data file on first use (see [`crate::data`]).
+pub trait Table<T> {
+    /// Its elements.
+    fn table(&self) -> &[T];
+}
+
+impl<T> Table<T> for [T] {
+    #[inline]
+    fn table(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T> Table<T> for Vec<T> {
+    #[inline]
+    fn table(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T, const M: usize> Table<T> for [T; M] {
+    #[inline]
+    fn table(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T, const M: usize> Table<T> for std::sync::LazyLock<Box<[T; M]>> {
+    #[inline]
+    fn table(&self) -> &[T] {
+        &***self
+    }
+}
+
 /// The rows of `rows` (sorted) whose first `key.len()` columns equal `key`.
 #[inline]
-pub fn range<'a, const N: usize>(rows: &'a [[u32; N]], key: &[u32]) -> &'a [[u32; N]] {
+pub fn range<'a, const N: usize, R: Table<[u32; N]> + ?Sized>(
+    rows: &'a R,
+    key: &[u32],
+) -> &'a [[u32; N]] {
+    let rows = rows.table();
     if key.is_empty() {
         return rows;
     }
@@ -319,9 +358,9 @@ pub fn range<'a, const N: usize>(rows: &'a [[u32; N]], key: &[u32]) -> &'a [[u32
 /// `offsets[s]` is the first row whose key is at mixed-radix slot `s` or
 /// after (`offsets` has one entry more than the box has slots).
 #[inline]
-pub fn boxed_range<'a, const N: usize>(
-    rows: &'a [[u32; N]],
-    offsets: &[u32],
+pub fn boxed_range<'a, const N: usize, R: Table<[u32; N]> + ?Sized, O: Table<u32> + ?Sized>(
+    rows: &'a R,
+    offsets: &O,
     mins: &[u32],
     spans: &[u32],
     key: &[u32],
@@ -329,7 +368,8 @@ pub fn boxed_range<'a, const N: usize>(
     let Some(slot) = box_slot(mins, spans, key) else {
         return &[];
     };
-    &rows[offsets[slot] as usize..offsets[slot + 1] as usize]
+    let offsets = offsets.table();
+    &rows.table()[offsets[slot] as usize..offsets[slot + 1] as usize]
 }
 
 /// The set bits `lo <= f < hi` of a bitset (`words`, bit `f` in word
@@ -400,14 +440,15 @@ pub fn any_one(words: &[u64], lo: u32, hi: u32) -> bool {
 /// Whether `key` is set in a membership bitset over ranked columns: its
 /// bit in `bits` is its [`ranked_slot`].
 #[inline]
-pub fn ranked_member(
-    bits: &[u64],
-    ranks: &[u16],
+pub fn ranked_member<B: Table<u64> + ?Sized, K: Table<u16> + ?Sized>(
+    bits: &B,
+    ranks: &K,
     mins: &[u32],
     starts: &[u32],
     sizes: &[u32],
     key: &[u32],
 ) -> bool {
+    let bits = bits.table();
     ranked_slot(ranks, mins, starts, sizes, key).is_some_and(|s| bits[s >> 6] >> (s & 63) & 1 != 0)
 }
 
@@ -415,13 +456,14 @@ pub fn ranked_member(
 /// column `c` has rank `ranks[starts[c] + v - mins[c]]` (when that lies
 /// below `starts[c + 1]` and is not `u16::MAX`) among `sizes[c]`.
 #[inline]
-pub fn ranked_slot(
-    ranks: &[u16],
+pub fn ranked_slot<K: Table<u16> + ?Sized>(
+    ranks: &K,
     mins: &[u32],
     starts: &[u32],
     sizes: &[u32],
     key: &[u32],
 ) -> Option<usize> {
+    let ranks = ranks.table();
     let mut slot = 0usize;
     for (c, &k) in key.iter().enumerate() {
         let at = starts[c] as usize + k.wrapping_sub(mins[c]) as usize;
@@ -466,7 +508,11 @@ fn prefix_cmp(row: &[u32], key: &[u32]) -> std::cmp::Ordering {
 
 /// The first row of `rows` (sorted) whose first columns equal `key`.
 #[inline]
-pub fn find<'a, const N: usize>(rows: &'a [[u32; N]], key: &[u32]) -> Option<&'a [u32; N]> {
+pub fn find<'a, const N: usize, R: Table<[u32; N]> + ?Sized>(
+    rows: &'a R,
+    key: &[u32],
+) -> Option<&'a [u32; N]> {
+    let rows = rows.table();
     let lo = rows.partition_point(|r| prefix_cmp(r, key).is_lt());
     rows.get(lo).filter(|r| prefix_cmp(&r[..], key).is_eq())
 }

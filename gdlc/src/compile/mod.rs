@@ -22,17 +22,13 @@ pub mod relational;
 pub mod strategy;
 
 pub use compiled::{Compiled, Evaluation};
+pub use emit::Generated;
 pub use error::{CompileError, NotGround, NotIncremental};
 pub use strategy::Strategy;
 
 use crate::Loaded;
 use analyse::{domains, layers};
-
-/// The generated reasoner.
-pub struct Generated {
-    /// The formatted source of the module.
-    pub code: String,
-}
+use emit::arrays::Arrays;
 
 /// Lowers, analyses and plans a checked description.
 pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
@@ -71,19 +67,35 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
 }
 
 /// Compiles a checked description into the source of a module (without
-/// a header: [`crate::output`] adds one naming the input).
-pub fn generate(loaded: &Loaded) -> Result<Generated, CompileError> {
-    generate_with(loaded, Strategy::Auto)
+/// a header: [`crate::output`] adds one naming the input) and its data
+/// file, which the source includes as `data_file` (a path relative to the
+/// source's folder).
+pub fn generate(loaded: &Loaded, data_file: &str) -> Result<Generated, CompileError> {
+    generate_with(loaded, Strategy::Auto, data_file)
 }
 
 /// [`generate`] with the given strategy.
-pub fn generate_with(loaded: &Loaded, strategy: Strategy) -> Result<Generated, CompileError> {
-    let c = analyze_with(loaded, strategy)?;
-    Ok(Generated { code: emit(c) })
+pub fn generate_with(
+    loaded: &Loaded,
+    strategy: Strategy,
+    data_file: &str,
+) -> Result<Generated, CompileError> {
+    let mut c = analyze_with(loaded, strategy)?;
+    let (mut code, mut arrays) = emit(&mut c, Arrays::new(data_file, Vec::new()));
+    // A module too large with every array written out is made again with
+    // its largest arrays in the data file.
+    if let Some(store) = arrays.to_store(code.len()) {
+        (code, arrays) = emit(&mut c, Arrays::new(data_file, store));
+    }
+    Ok(Generated {
+        code,
+        data: arrays.into_data(),
+    })
 }
 
-/// The module of a compiled game, by the emitter of its evaluation.
-fn emit(c: Compiled) -> String {
+/// The module of a compiled game, by the emitter of its evaluation, its
+/// long arrays placed in `arrays` (handed back with the source).
+fn emit(c: &mut Compiled, arrays: Arrays) -> (String, Arrays) {
     let Compiled {
         program,
         domains,
@@ -94,18 +106,19 @@ fn emit(c: Compiled) -> String {
         Evaluation::Ground {
             ground,
             incremental: Ok(incremental),
-        } => emit::incremental::module(&program, &domains, &layers, &ground, &incremental),
+        } => emit::incremental::module(program, domains, layers, ground, incremental, arrays),
         Evaluation::Ground { ground, .. } => {
-            emit::ground::module(&program, &domains, &layers, &ground)
+            emit::ground::module(program, domains, layers, ground, arrays)
         }
-        Evaluation::Relational { mut relational, .. } => {
+        Evaluation::Relational { relational, .. } => {
             emit::relational::module(emit::relational::Input {
-                program: &program,
-                domains: &domains,
-                layers: &layers,
+                program,
+                domains,
+                layers,
                 plans: &relational.plans,
                 containers: &relational.containers,
                 tables: &mut relational.tables,
+                arrays,
             })
         }
     }

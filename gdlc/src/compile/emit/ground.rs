@@ -14,10 +14,15 @@ use crate::compile::program::Program;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The generated module.
-pub fn module(program: &Program, domains: &Domains, layers: &Layers, ground: &Ground) -> String {
+/// The generated module, its long arrays placed in `arrays`.
+pub fn module(
+    program: &Program,
+    domains: &Domains,
+    layers: &Layers,
+    ground: &Ground,
+    mut arrays: Arrays,
+) -> (String, Arrays) {
     let one = lit(ground.one);
-    let mut arrays = Arrays::default();
     let (tables, layer_fns) = layer_items(program, layers, ground, &mut arrays, |_| true);
     let phase_fns = phase_fns(layers, |_| false);
     let vector = bit_vector_items(ground, &mut arrays);

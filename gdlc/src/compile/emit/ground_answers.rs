@@ -73,8 +73,12 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
     let tables = tables.iter().map(|l| quote! { &[#(#l),*] });
     let does = does_items(&ground.does, || per_role("DOES", &ground.does));
     let goals = per_role("GOALS", &ground.goals);
-    let terminal_bits = arrays.ints(&ground.terminal);
     let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
+    let terminal = arrays.static_ints(
+        &format_ident!("TERMINAL"),
+        &quote! { #n_terminal },
+        ground.terminal.iter().copied(),
+    );
     quote! {
         /// Per role: the moves that are always legal.
         static LEGAL_ALWAYS: [&[u32]; #n_roles] = [#(#always),*];
@@ -87,7 +91,7 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
         /// Per role: `(bit, value)` of every possible goal.
         #goals
         /// The bits that make a state terminal.
-        static TERMINAL: [u32; #n_terminal] = #terminal_bits;
+        #terminal
 
         /// Whether bit `b` of `v` is set (`BITS` is a power of two: the mask
         /// proves the index in bounds, so there is no bounds check).

@@ -7,7 +7,7 @@
 
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::skeleton::{lit, static_rows};
+use crate::compile::emit::skeleton::lit;
 use crate::compile::ground::grounding::{Ground, GroundRule, Projection, WordCopies};
 use crate::compile::program::Program;
 use proc_macro2::{Literal, TokenStream};
@@ -94,8 +94,7 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) 
         let d = format_ident!("D{}", g.rule);
         let (_, masks) = g.driver_masks();
         let n = Literal::usize_unsuffixed(masks.len());
-        let masks = arrays.ints(masks);
-        quote! { static #d: [u64; #n] = #masks; }
+        arrays.static_ints(&d, &quote! { #n }, masks.iter().copied())
     });
     if let Some(copies) = copies {
         let c = format_ident!("C{}", g.rule);
@@ -109,8 +108,7 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) 
         let offsets = copies.by_driver.then(|| {
             let starts = format_ident!("CS{}", g.rule);
             let k = Literal::usize_unsuffixed(copies.starts.len());
-            let offsets = arrays.ints(&copies.starts);
-            quote! { static #starts: [u32; #k] = #offsets; }
+            arrays.static_ints(&starts, &quote! { #k }, copies.starts.iter().copied())
         });
         return quote! {
             static #c: [(u32, u64, u32); #n] = [#(#words),*];
@@ -118,18 +116,12 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) 
             #masks
         };
     }
-    let rows = static_rows(
-        &format_ident!("G{}", g.rule),
-        1 + g.pos + g.neg,
-        &g.rows,
-        arrays,
-    );
+    let rows = arrays.static_rows(&format_ident!("G{}", g.rule), 1 + g.pos + g.neg, &g.rows);
     let offsets = g.driven.then(|| {
         let starts = g.driver_starts();
         let s = format_ident!("S{}", g.rule);
         let n = Literal::usize_unsuffixed(starts.len());
-        let starts = arrays.ints(starts);
-        quote! { static #s: [u32; #n] = #starts; }
+        arrays.static_ints(&s, &quote! { #n }, starts.iter().copied())
     });
     quote! {
         #rows
@@ -373,7 +365,7 @@ mod tests {
     /// The ground code of [`GAME`].
     fn code() -> String {
         let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
-        generate_with(&loaded, Strategy::Ground)
+        generate_with(&loaded, Strategy::Ground, "t.bin")
             .expect("compiles")
             .code
     }

@@ -19,18 +19,18 @@ use crate::compile::ground::grounding::Ground;
 use crate::compile::ground::incremental::Incremental;
 use crate::compile::program::Program;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
-/// The generated module.
+/// The generated module, its long arrays placed in `arrays`.
 pub fn module(
     program: &Program,
     domains: &Domains,
     layers: &Layers,
     ground: &Ground,
     incremental: &Incremental,
-) -> String {
+    mut arrays: Arrays,
+) -> (String, Arrays) {
     let kept = |l: usize| incremental.layers[l];
-    let mut arrays = Arrays::default();
     let (tables, layer_fns) = layer_items(program, layers, ground, &mut arrays, |l| !kept(l));
     let phase_fns = phase_fns(layers, kept);
     let counts = incremental_items(incremental, &mut arrays, &tables);
@@ -98,12 +98,37 @@ fn incremental_items(
     let instances = Literal::usize_unsuffixed(incremental.heads.len());
     let levels = Literal::usize_unsuffixed(incremental.levels());
     let n_occurrences = Literal::usize_unsuffixed(incremental.occurrences.len());
-    let heads = arrays.ints(&incremental.heads);
-    let positives = arrays.ints(incremental.positives.iter().map(|&p| p as u16));
-    let starts = arrays.ints(&incremental.occurrence_starts);
-    let occurrences = arrays.ints(&incremental.occurrences);
-    let level = arrays.ints(&incremental.level);
-    let level_starts = arrays.ints(&incremental.level_starts);
+    let instance_count = quote! { INSTANCES };
+    let heads = arrays.static_ints(
+        &format_ident!("HEAD"),
+        &instance_count,
+        incremental.heads.iter().copied(),
+    );
+    let positives = arrays.static_ints(
+        &format_ident!("POSITIVES"),
+        &instance_count,
+        incremental.positives.iter().map(|&p| p as u16),
+    );
+    let starts = arrays.static_ints(
+        &format_ident!("OCCURRENCE_START"),
+        &quote! { BITS * 64 + 1 },
+        incremental.occurrence_starts.iter().copied(),
+    );
+    let occurrences = arrays.static_ints(
+        &format_ident!("OCCURRENCES"),
+        &quote! { #n_occurrences },
+        incremental.occurrences.iter().copied(),
+    );
+    let level = arrays.static_ints(
+        &format_ident!("LEVEL"),
+        &quote! { BITS * 64 },
+        incremental.level.iter().copied(),
+    );
+    let level_starts = arrays.static_ints(
+        &format_ident!("LEVEL_START"),
+        &quote! { LEVELS + 1 },
+        incremental.level_starts.iter().copied(),
+    );
     quote! {
         /// Rule instances kept up to date incrementally.
         const INSTANCES: usize = #instances;
@@ -114,18 +139,18 @@ fn incremental_items(
         const NO_MOVE: u32 = u32::MAX;
         #(#tables)*
         /// Per instance: the bit of its head.
-        static HEAD: [u32; INSTANCES] = #heads;
+        #heads
         /// Per instance: its positive literals.
-        static POSITIVES: [u16; INSTANCES] = #positives;
+        #positives
         /// Per bit, and one past the last: where its occurrences start.
-        static OCCURRENCE_START: [u32; BITS * 64 + 1] = #starts;
+        #starts
         /// Per bit, the instances reading it: `instance << 1 | negative`.
-        static OCCURRENCES: [u32; #n_occurrences] = #occurrences;
+        #occurrences
         /// Per bit: its level.
-        static LEVEL: [u16; BITS * 64] = #level;
+        #level
         /// Per level, and one past the last: where its atoms start in the
         /// queue of atoms to settle.
-        static LEVEL_START: [u32; LEVELS + 1] = #level_starts;
+        #level_starts
     }
 }
 

@@ -16,3 +16,12 @@ pub mod relational;
 pub mod relational_rules;
 pub mod skeleton;
 pub mod table_lookups;
+
+/// A generated module.
+pub struct Generated {
+    /// The formatted source of the module.
+    pub code: String,
+    /// The data file the source includes, holding its large constant
+    /// tables (see [`arrays`]); empty when there is none.
+    pub data: Vec<u8>,
+}

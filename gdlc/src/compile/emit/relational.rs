@@ -14,9 +14,7 @@ use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::emit::relational_rules::{layer_fn, rel_field, rule_fns};
-use crate::compile::emit::skeleton::{
-    self, lit, phase_fns, static_rows, GameParts, NewGame, RememberedState,
-};
+use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
@@ -38,10 +36,12 @@ pub struct Input<'a> {
     pub containers: &'a [Container],
     /// The constant tables (more are added for term patterns).
     pub tables: &'a mut Tables,
+    /// Where the long arrays go.
+    pub arrays: Arrays,
 }
 
-/// The generated module as tokens.
-pub fn module(input: Input<'_>) -> String {
+/// The generated module.
+pub fn module(input: Input<'_>) -> (String, Arrays) {
     let Input {
         program,
         domains,
@@ -49,6 +49,7 @@ pub fn module(input: Input<'_>) -> String {
         plans,
         containers,
         tables,
+        mut arrays,
     } = input;
     let mut registered = Registered::new(program.relations.len());
     let (rule_fns, recursion) = rule_fns(program, domains, layers, plans, tables, &mut registered);
@@ -60,7 +61,6 @@ pub fn module(input: Input<'_>) -> String {
         .collect();
     let phase_fns = phase_fns(layers, |_| false);
     let relations = ContainerCode::new(program, layers, containers, &registered.indexes);
-    let mut arrays = Arrays::default();
     let index_items = registered.index_items(&mut arrays);
     let answers = AnswerLoops {
         program,
@@ -72,7 +72,7 @@ pub fn module(input: Input<'_>) -> String {
         .tables
         .iter()
         .enumerate()
-        .map(|(i, t)| static_rows(&format_ident!("T{i}"), t.columns, &t.rows, &mut arrays));
+        .map(|(i, t)| arrays.static_rows(&format_ident!("T{i}"), t.columns, &t.rows));
     let table_items: Vec<TokenStream> = table_items.collect();
     let ContainerCode {
         fields,

@@ -8,7 +8,7 @@ use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::program::Program;
-use proc_macro2::{Ident, Literal, TokenStream};
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// What one emitter's module has of its own; [`module`] assembles it
@@ -66,14 +66,16 @@ impl NewGame {
 
 /// The generated module: [`shared_items`], then `parts` in their places
 /// around `Game`, its `new` and `impl Reasoner`; formatted, with the
-/// arrays placed in `arrays` filled in.
+/// arrays placed in `arrays` filled in (handed back, with the data file of
+/// those stored there).
 pub fn module(
     program: &Program,
     domains: &Domains,
     mut arrays: Arrays,
     parts: GameParts,
-) -> String {
+) -> (String, Arrays) {
     let shared = shared_items(program, domains, &mut arrays);
+    let data = arrays.data_item();
     let shared_methods = shared_methods();
     let GameParts {
         imports,
@@ -89,6 +91,7 @@ pub fn module(
     let tokens = quote! {
         #imports
         #shared
+        #data
         #items
 
         /// The compiled reasoner.
@@ -114,7 +117,7 @@ pub fn module(
         }
     };
     let file: syn::File = syn::parse2(tokens).expect("generated code parses");
-    arrays.fill(&prettyplease::unparse(&file))
+    (arrays.fill(&prettyplease::unparse(&file)), arrays)
 }
 
 /// The part of a `Game` that remembers the state it describes (`current`,
@@ -168,8 +171,12 @@ impl RememberedState {
 /// `Default` for `Game`.
 fn shared_items(program: &Program, domains: &Domains, arrays: &mut Arrays) -> TokenStream {
     let words = domains.fluents.div_ceil(64).max(1);
-    let texts = arrays.strings(&domains.texts);
     let n_terms = Literal::usize_unsuffixed(domains.texts.len());
+    let texts = arrays.static_strings(
+        &format_ident!("TERM_TEXT"),
+        &quote! { #n_terms },
+        &domains.texts,
+    );
     let n_fluents = Literal::usize_unsuffixed(domains.fluents);
     let n_words = Literal::usize_unsuffixed(words);
     let n_roles = Literal::usize_unsuffixed(program.roles.len());
@@ -180,23 +187,25 @@ fn shared_items(program: &Program, domains: &Domains, arrays: &mut Arrays) -> To
         .map(Literal::u64_unsuffixed);
     let mut by_text: Vec<u32> = (0..domains.texts.len() as u32).collect();
     by_text.sort_by(|&a, &b| domains.texts[a as usize].cmp(&domains.texts[b as usize]));
-    let by_text = arrays.ints(by_text);
-    let zobrist = arrays.ints(
+    let by_text = arrays.static_ints(&format_ident!("BY_TEXT"), &quote! { #n_terms }, by_text);
+    let zobrist = arrays.static_ints(
+        &format_ident!("ZOBRIST"),
+        &quote! { FLUENTS },
         domains.texts[..domains.fluents]
             .iter()
             .map(|t| gdl_runtime::zobrist_key(t)),
     );
     quote! {
         /// The Zobrist key of every fluent (`gdl_runtime::zobrist_key` of its text).
-        static ZOBRIST: [u64; FLUENTS] = #zobrist;
+        #zobrist
         /// Number of possible fluents (the bits of a state).
         pub const FLUENTS: usize = #n_fluents;
         /// Words of a state.
         const WORDS: usize = #n_words;
         /// Canonical text of every term, by id (fluents first).
-        static TERM_TEXT: [&str; #n_terms] = #texts;
+        #texts
         /// Every term id, in the order of their texts.
-        static BY_TEXT: [u32; #n_terms] = #by_text;
+        #by_text
         /// The term id of each role.
         static ROLE_IDS: [u32; #n_roles] = [#(#role_ids),*];
         /// The initial state.
@@ -276,21 +285,6 @@ fn shared_methods() -> TokenStream {
 /// A `u32` literal without suffix.
 pub fn lit(n: u32) -> Literal {
     Literal::u32_unsuffixed(n)
-}
-
-/// `static NAME: [[u32; COLUMNS]; N]` holding `rows`.
-pub fn static_rows(
-    name: &Ident,
-    columns: usize,
-    rows: &[Vec<u32>],
-    arrays: &mut Arrays,
-) -> TokenStream {
-    let cols = Literal::usize_unsuffixed(columns);
-    let n = Literal::usize_unsuffixed(rows.len());
-    let rows = arrays.rows(rows);
-    quote! {
-        static #name: [[u32; #cols]; #n] = #rows;
-    }
 }
 
 /// `phase_legal`, `phase_next`, `phase_terminal` and `phase_goal`: each

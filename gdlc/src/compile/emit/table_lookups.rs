@@ -53,8 +53,7 @@ impl Registered {
             .iter()
             .map(|(name, offsets)| {
                 let n = Literal::usize_unsuffixed(offsets.len());
-                let cells = arrays.ints(offsets);
-                quote! { static #name: [u32; #n] = #cells; }
+                arrays.static_ints(name, &quote! { #n }, offsets.iter().copied())
             })
             .collect();
         items.extend(self.membership_tables.iter().map(|(table, k, m)| {
@@ -63,10 +62,12 @@ impl Registered {
                 Literal::usize_unsuffixed(m.bits.len()),
                 Literal::usize_unsuffixed(m.ranks.len()),
             );
-            let (bit_words, rank_values) = (arrays.ints(&m.bits), arrays.ints(&m.ranks));
+            let bit_words = arrays.static_ints(&bits, &quote! { #n_bits }, m.bits.iter().copied());
+            let rank_values =
+                arrays.static_ints(&ranks, &quote! { #n_ranks }, m.ranks.iter().copied());
             quote! {
-                static #bits: [u64; #n_bits] = #bit_words;
-                static #ranks: [u16; #n_ranks] = #rank_values;
+                #bit_words
+                #rank_values
             }
         }));
         items
@@ -291,7 +292,7 @@ mod tests {
             (goal a 100) (<= terminal (true (at {end}))){facts}"
         );
         let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        generate_with(&loaded, Strategy::Relational)
+        generate_with(&loaded, Strategy::Relational, "t.bin")
             .expect("compiles")
             .code
     }
