@@ -668,6 +668,14 @@ fn gdl_perf_correctness_record_follows_the_rules_of_tictactoe() {
         assert!(record.starts_with("!R!xplayer,oplayer\n!T!false\n!L!(mark 1 1),(mark 1 2),(mark 1 3),(mark 2 1),(mark 2 2),(mark 2 3),(mark 3 1),(mark 3 2),(mark 3 3)\n!L!noop\n!C!"));
         // A game is 5 to 9 joint moves: more than 30 takes 4 to 7 games.
         assert!((4..=7).contains(&check_tictactoe_record(&record, 30)));
+        // The check fails on a record with a legal move missing or
+        // another game's end.
+        let missing = record.replacen("!L!(mark 1 1),", "!L!", 1);
+        let early_end = record.replacen("\n!F!", "", 1) + "!T!false\n!F!\n";
+        for wrong in [missing, early_end] {
+            let checked = std::panic::catch_unwind(|| check_tictactoe_record(&wrong, 30));
+            assert!(checked.is_err());
+        }
     }
 }
 
@@ -769,4 +777,37 @@ fn gdl_perf_failures_are_written_where_gdl_perf_reads_them() {
     );
     assert_eq!(gdl_perf(&stuck, &["1.5", "--correctness"]).code, 1);
     assert!(read().starts_with("!E!the number of state changes must be a whole number"));
+}
+
+#[test]
+fn the_gdl_perf_scripts_call_gdlc_and_report_a_missing_one_in_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gdl-perf");
+    let out = dir.path().join("out.txt");
+    let script = |name: &str, gdlc: &str, amount: &str| -> Run {
+        Command::new("bash")
+            .arg(scripts.join(name))
+            .args([&ggp_base_tictactoe(), out.to_str().unwrap(), amount])
+            .env("GDLC", gdlc)
+            .env("GDLC_PERF_BACKEND", "interpreted")
+            .env("GDLC_PERF_SEED", "3")
+            .output()
+            .expect("run bash")
+            .into()
+    };
+    let read = || std::fs::read_to_string(&out).unwrap();
+    let gdlc = env!("CARGO_BIN_EXE_gdlc");
+    let run = script("start_perf_test.sh", gdlc, "1");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(read().contains("\nnumRollouts = "), "{}", read());
+    let run = script("start_correctness_test.sh", gdlc, "12");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("seed 3"), "{}", run.stderr);
+    check_tictactoe_record(&read(), 12);
+    let run = script("start_correctness_test.sh", "/nonexistent/gdlc", "12");
+    assert_eq!(run.code, 1);
+    assert!(read().starts_with("!E!gdlc not found") && read().ends_with("\n!F!\n"));
+    let run = script("start_perf_test.sh", "/nonexistent/gdlc", "1");
+    assert_eq!(run.code, 1);
+    assert!(read().starts_with("version = unknown\nerrorMessage = gdlc not found"));
 }

@@ -16,7 +16,10 @@
 #
 # gdlc is $GDLC, else target/release/gdlc of this checkout, else `gdlc` on
 # the PATH. GDLC_PERF_BACKEND=interpreted runs the reference interpreter
-# instead of the compiled reasoner.
+# instead of the compiled reasoner. The random moves are drawn from the seed
+# $GDLC_PERF_SEED, else a new one each run (as gdl-perf's own engines draw
+# afresh, so repeated correctness tests play other games), shown on stderr
+# so that a record can be made again.
 set -u
 if [ $# -ne 3 ]; then
   echo "usage: $0 GAME_FILE OUTPUT_FILE SECONDS_OR_STATE_CHANGES" >&2
@@ -28,7 +31,9 @@ case $mode in
   correctness) flags=(--correctness) ;;
   *) echo "$0: GDLC_PERF_MODE must be performance or correctness, not '$mode'" >&2; exit 2 ;;
 esac
-flags+=(--backend "${GDLC_PERF_BACKEND:-compiled}")
+seed=${GDLC_PERF_SEED:-$(( (RANDOM << 15) | RANDOM ))}
+echo "$0: seed $seed" >&2
+flags+=(--backend "${GDLC_PERF_BACKEND:-compiled}" --seed "$seed")
 here=$(cd "$(dirname "$0")" && pwd)
 gdlc=${GDLC:-}
 if [ -z "$gdlc" ]; then
