@@ -5,21 +5,21 @@
 //! `gdl-perf` answers the gdl-perf benchmark's engine protocol.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use gdl_runtime::gdl_perf::{correctness_record, error_record, error_result, performance_result};
 use gdl_runtime::report::{
     deadline_after, deepening_perft, mc_json, parallel_mc_json, parallel_mc_text, time_budget,
     timed_perft, trace, MC_MAX_LENGTH,
 };
 use gdl_runtime::{
-    default_threads, flat_monte_carlo, parallel_flat_monte_carlo, McBudget, McReport, Reasoner,
+    default_threads, flat_monte_carlo, parallel_flat_monte_carlo, McBudget, Reasoner,
 };
 use gdlc::backend::Cache;
 use gdlc::compile::Strategy;
 use gdlc::diagnostics::summary;
+use gdlc::gdl_perf;
 use gdlc::interp::Interpreter;
 use gdlc::output;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{IsTerminal, Read, Seek, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -291,13 +291,19 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             seed,
             backend,
         } => {
-            let test = GdlPerfTest {
+            let backend = match backend.unwrap_or(Backend::Compiled) {
+                Backend::Interpreted => gdl_perf::Backend::Interpreted,
+                Backend::Compiled => gdl_perf::Backend::Compiled,
+            };
+            let test = gdl_perf::Test {
                 game,
                 output,
-                backend: backend.unwrap_or(Backend::Compiled),
+                backend,
                 seed,
             };
             test.run(&amount, correctness)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|message| Failure(format!("error: {message}")))
         }
         Command::Explain {
             game,
@@ -497,14 +503,8 @@ fn emit(
 /// The binary of the game's compiled reasoner, built if it is not up to date.
 fn compiled_binary(game: &Path) -> Result<PathBuf, Failure> {
     let loaded = gdlc::load_path(game).map_err(Failure::of)?;
-    compiled_binary_named(&loaded, &stem(game))
-}
-
-/// The binary of the compiled reasoner of `loaded` under the name `name`
-/// in the cache, built if it is not up to date.
-fn compiled_binary_named(loaded: &gdlc::Loaded, name: &str) -> Result<PathBuf, Failure> {
     let cache = Cache::from_env().map_err(Failure::of)?;
-    let prepared = cache.prepare(loaded, name).map_err(Failure::of)?;
+    let prepared = cache.prepare(&loaded, &stem(game)).map_err(Failure::of)?;
     if !prepared.fresh {
         if std::io::stderr().is_terminal() {
             eprintln!(
@@ -771,229 +771,4 @@ fn bench_table(figures: &serde_json::Value, ratios: &serde_json::Value, quarter:
         line([label, &cell("interpreted"), &cell("compiled"), &r]);
     }
     out
-}
-
-/// The name under which `gdlc gdl-perf` caches a game's compiled reasoner:
-/// gdl-perf passes each test a new temporary file, and one name for all of
-/// them makes the same rules hit the same crate.
-const GDL_PERF_GAME: &str = "gdl-perf";
-
-/// A test of the gdl-perf engine protocol (`gdlc gdl-perf`).
-struct GdlPerfTest {
-    game: PathBuf,
-    output: PathBuf,
-    backend: Backend,
-    seed: u64,
-}
-
-/// Why a gdl-perf test failed, and whether the output file says so already.
-struct GdlPerfFailure {
-    message: String,
-    recorded: bool,
-}
-
-impl From<Failure> for GdlPerfFailure {
-    fn from(f: Failure) -> Self {
-        GdlPerfFailure {
-            message: f.0,
-            recorded: false,
-        }
-    }
-}
-
-/// A failure that the output file does not show yet.
-fn unrecorded(message: String) -> GdlPerfFailure {
-    GdlPerfFailure {
-        message,
-        recorded: false,
-    }
-}
-
-impl GdlPerfTest {
-    /// Runs a performance test of `amount` seconds or the correctness
-    /// record of `amount` state changes and writes the output file; a
-    /// failure is written there too, and ends with exit status 1.
-    fn run(&self, amount: &str, correctness: bool) -> Result<ExitCode, Failure> {
-        let outcome = gdlc::interp::catch_limit(|| match correctness {
-            true => self.correctness(amount),
-            false => self.performance(amount),
-        })
-        .unwrap_or_else(|limit| Err(unrecorded(format!("error: {}", limit.0))));
-        let Err(failure) = outcome else {
-            return Ok(ExitCode::SUCCESS);
-        };
-        let message = failure.message.trim_end().trim_start_matches("error: ");
-        if !failure.recorded {
-            let text = match correctness {
-                true => error_record(message),
-                false => error_result(&self.version(), message),
-            };
-            std::fs::write(&self.output, text).map_err(|e| self.cannot_write(e))?;
-        }
-        Err(Failure(format!("error: {message}")))
-    }
-
-    /// The engine's version in the result files: gdlc's and the backend's.
-    fn version(&self) -> String {
-        let backend = match self.backend {
-            Backend::Interpreted => INTERPRETED,
-            Backend::Compiled => "compiled",
-        };
-        format!("gdlc {} {backend}", env!("CARGO_PKG_VERSION"))
-    }
-
-    fn cannot_write(&self, e: std::io::Error) -> Failure {
-        Failure(format!(
-            "error: cannot write `{}`: {e}",
-            self.output.display()
-        ))
-    }
-
-    fn load(&self) -> Result<gdlc::Loaded, GdlPerfFailure> {
-        gdlc::load_path(&self.game).map_err(|e| unrecorded(e.to_string()))
-    }
-
-    /// Random playouts for `amount` seconds on one thread; the result file.
-    fn performance(&self, amount: &str) -> Result<(), GdlPerfFailure> {
-        let budget = amount
-            .parse::<f64>()
-            .map_err(|_| format!("the test length must be a number of seconds, not `{amount}`"))
-            .and_then(time_budget)
-            .map_err(unrecorded)?;
-        let loaded = self.load()?;
-        let report = match self.backend {
-            Backend::Interpreted => {
-                let mut r = Interpreter::new(&loaded);
-                flat_monte_carlo(&mut r, budget, self.seed, MC_MAX_LENGTH, &mut |_| {})
-                    .map_err(|e| unrecorded(e.to_string()))?
-            }
-            Backend::Compiled => {
-                let binary = compiled_binary_named(&loaded, GDL_PERF_GAME)?;
-                let seed = self.seed.to_string();
-                let args = ["mc", "--seconds", amount, "--seed", &seed];
-                let args = strings(&[&args[..], &["--threads", "1", "--json"]].concat());
-                mc_report(&reparse(&report_of(&binary, &args)?)?)?
-            }
-        };
-        let text = performance_result(&self.version(), &report);
-        std::fs::write(&self.output, text).map_err(|e| self.cannot_write(e))?;
-        Ok(())
-    }
-
-    /// The correctness record of `amount` state changes, written to the
-    /// output file as it is made.
-    fn correctness(&self, amount: &str) -> Result<(), GdlPerfFailure> {
-        let state_changes: u64 = amount.parse().map_err(|_| {
-            unrecorded(format!(
-                "the number of state changes must be a whole number, not `{amount}`"
-            ))
-        })?;
-        let loaded = self.load()?;
-        if self.backend == Backend::Interpreted {
-            let mut r = Interpreter::new(&loaded);
-            let file = std::fs::File::create(&self.output).map_err(|e| self.cannot_write(e))?;
-            let mut out = std::io::BufWriter::new(file);
-            let written = gdlc::interp::catch_limit(|| {
-                correctness_record(&mut r, state_changes, self.seed, &mut out)
-            })
-            .unwrap_or_else(|limit| {
-                let message = format!("error: {}", limit.0);
-                out.write_all(error_record(&message).as_bytes())
-                    .map(|()| Some(message))
-            });
-            return match written.and_then(|recorded| out.flush().map(|()| recorded)) {
-                Ok(None) => Ok(()),
-                Ok(Some(message)) => Err(GdlPerfFailure {
-                    message,
-                    recorded: true,
-                }),
-                Err(e) => Err(self.cannot_write(e).into()),
-            };
-        }
-        let binary = compiled_binary_named(&loaded, GDL_PERF_GAME)?;
-        let file = std::fs::File::create(&self.output).map_err(|e| self.cannot_write(e))?;
-        let status = std::process::Command::new(&binary)
-            .args(["gdl-perf-record", "--state-changes", amount, "--seed"])
-            .arg(self.seed.to_string())
-            .stdin(std::process::Stdio::null())
-            .stdout(file)
-            .status()
-            .map_err(|e| {
-                unrecorded(format!(
-                    "the compiled reasoner `{}` cannot be started: {e}",
-                    binary.display()
-                ))
-            })?;
-        if status.success() {
-            return Ok(());
-        }
-        let message = format!("the compiled reasoner stopped with {status}");
-        if !ends_the_record(&self.output) {
-            let mut file = std::fs::OpenOptions::new()
-                .append(true)
-                .open(&self.output)
-                .map_err(|e| self.cannot_write(e))?;
-            file.write_all(error_record(&message).as_bytes())
-                .map_err(|e| self.cannot_write(e))?;
-        }
-        Err(GdlPerfFailure {
-            message,
-            recorded: true,
-        })
-    }
-}
-
-/// What the compiled reasoner `binary` prints on stdout when run with
-/// `args`; when it fails, what it printed on stderr is the error.
-fn report_of(binary: &Path, args: &[String]) -> Result<String, GdlPerfFailure> {
-    let output = std::process::Command::new(binary)
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| {
-            unrecorded(format!(
-                "the compiled reasoner `{}` cannot be started: {e}",
-                binary.display()
-            ))
-        })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let why = stderr.trim().trim_start_matches("error: ");
-        return Err(unrecorded(format!(
-            "the compiled reasoner stopped with {}: {why}",
-            output.status
-        )));
-    }
-    String::from_utf8(output.stdout)
-        .map_err(|_| unrecorded("the compiled reasoner printed bytes that are not UTF-8".into()))
-}
-
-/// Whether the record in `path` ends with `!F!`.
-fn ends_the_record(path: &Path) -> bool {
-    let mut last = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| {
-            f.seek(std::io::SeekFrom::End(-4))?;
-            f.read_exact(&mut last)
-        })
-        .is_ok_and(|()| &last == b"!F!\n")
-}
-
-/// The counts of a Monte-Carlo report printed by a compiled reasoner.
-fn mc_report(json: &serde_json::Value) -> Result<McReport, Failure> {
-    let count = |key: &str| {
-        json[key].as_u64().ok_or_else(|| {
-            Failure(format!(
-                "error: the compiled reasoner's report has no `{key}`: {json}"
-            ))
-        })
-    };
-    Ok(McReport {
-        seed: count("seed")?,
-        playouts: count("playouts")?,
-        states: count("states")?,
-        seconds: number(json, "seconds"),
-        mean_goals: Vec::new(),
-        truncated: count("truncated")?,
-    })
 }
