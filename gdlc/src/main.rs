@@ -10,7 +10,7 @@ use gdl_runtime::report::{
     timed_perft, trace, MC_MAX_LENGTH,
 };
 use gdl_runtime::{
-    default_threads, flat_monte_carlo, parallel_flat_monte_carlo, McBudget, Reasoner,
+    default_threads, flat_monte_carlo, parallel_flat_monte_carlo, McBudget, Reasoner, MAX_THREADS,
 };
 use gdlc::backend::Cache;
 use gdlc::compile::Strategy;
@@ -133,7 +133,7 @@ enum Command {
         /// Threads, each with its own reasoner and random stream (a
         /// number of playouts is split between them) [default: one per
         /// core].
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
         threads: Option<u32>,
         #[command(flatten)]
         run: RunOptions,

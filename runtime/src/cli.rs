@@ -15,7 +15,7 @@ use crate::report::{
     deadline_after, deepening_perft, parallel_mc_json, parallel_mc_text, time_budget, timed_perft,
     trace, MC_MAX_LENGTH, PLAYOUT_STEPS,
 };
-use crate::{default_threads, parallel_flat_monte_carlo, McBudget, Reasoner};
+use crate::{default_threads, parallel_flat_monte_carlo, McBudget, Reasoner, MAX_THREADS};
 use lexopt::Arg;
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -296,8 +296,8 @@ fn mc_command(given: &Given) -> Result<Command, String> {
         _ => return Err("`mc` needs exactly one of `--seconds S` and `--playouts N`".into()),
     };
     let threads = match number(given, "threads")? {
-        Some(0) => return Err("`--threads` must be at least 1".into()),
-        Some(n) => n,
+        Some(n) if (1..=MAX_THREADS).contains(&n) => n,
+        Some(n) => return Err(format!("`--threads` must be 1 to {MAX_THREADS}, not {n}")),
         None => default_threads(),
     };
     Ok(Command::Mc {
@@ -411,7 +411,8 @@ mod tests {
             ("mc --seed 1", "exactly one of"),
             ("mc --seconds 1 --playouts 2", "exactly one of"),
             ("mc --seconds -1", "non-negative"),
-            ("mc --seconds 1 --threads 0", "at least 1"),
+            ("mc --seconds 1 --threads 0", "must be 1 to 1024, not 0"),
+            ("mc --seconds 1 --threads 1025", "must be 1 to 1024"),
             ("mc --seconds 1 --threads x", "not a number"),
             ("gdl-perf-record", "needs `--state-changes N`"),
             ("gdl-perf-record --state-changes -1", "not a number"),

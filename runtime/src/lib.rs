@@ -29,7 +29,9 @@ pub use drivers::{
     deterministic_playout, flat_monte_carlo, perft, perft_with, play, DriverError, McBudget,
     McReport, PerftLevel, Playout, PlayoutStep,
 };
-pub use parallel::{default_threads, parallel_flat_monte_carlo, McThreadCounts, ParallelMcReport};
+pub use parallel::{
+    default_threads, parallel_flat_monte_carlo, McThreadCounts, ParallelMcReport, MAX_THREADS,
+};
 
 /// Includes the reasoner that a build script generated with
 /// `gdlc::Builder` (or `gdlc::compile_game`) as `$OUT_DIR/NAME.rs`, as the

@@ -138,6 +138,10 @@ where
     Ok(combine(seed, done))
 }
 
+/// The most threads `mc` accepts (more is surely a typo, and would spend
+/// the budget starting threads).
+pub const MAX_THREADS: usize = 1024;
+
 /// The number of threads `mc` runs by default: one per core the process
 /// may use (`std::thread::available_parallelism`), 1 when that is unknown.
 pub fn default_threads() -> usize {
