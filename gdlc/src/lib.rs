@@ -13,6 +13,7 @@ pub mod check;
 pub mod compile;
 pub mod conformance;
 pub mod diagnostics;
+pub mod gdl_perf;
 pub mod graph;
 pub mod interp;
 pub mod ir;

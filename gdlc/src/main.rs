@@ -1,17 +1,21 @@
 //! The `gdlc` command line: check a GDL description, compile it to a Rust
 //! crate, and run perft, flat Monte-Carlo or the conformance trace on it with
 //! the reference interpreter or the compiled reasoner; `explain` shows what
-//! the compiler decided, `bench` compares the two reasoners' speeds.
+//! the compiler decided, `bench` compares the two reasoners' speeds, and
+//! `gdl-perf` answers the gdl-perf benchmark's engine protocol.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gdl_runtime::report::{
-    deadline_after, deepening_perft, mc_json, mc_text, time_budget, timed_perft, trace,
-    MC_MAX_LENGTH,
+    deadline_after, deepening_perft, mc_json, parallel_mc_json, parallel_mc_text, time_budget,
+    timed_perft, trace, MC_MAX_LENGTH,
 };
-use gdl_runtime::{flat_monte_carlo, McBudget, McReport, Reasoner};
+use gdl_runtime::{
+    default_threads, flat_monte_carlo, parallel_flat_monte_carlo, McBudget, Reasoner, MAX_THREADS,
+};
 use gdlc::backend::Cache;
 use gdlc::compile::Strategy;
 use gdlc::diagnostics::summary;
+use gdlc::gdl_perf;
 use gdlc::interp::Interpreter;
 use gdlc::output;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -121,9 +125,16 @@ enum Command {
         /// Run exactly this many playouts.
         #[arg(long)]
         playouts: Option<u64>,
-        /// Seed of the random generator (xoshiro256++).
+        /// Seed of the random generator (xoshiro256++); thread i draws
+        /// from its stream advanced by i jumps of 2^128, so thread 0 plays
+        /// the playouts of one thread.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Threads, each with its own reasoner and random stream (a
+        /// number of playouts is split between them) [default: one per
+        /// core].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+        threads: Option<u32>,
         #[command(flatten)]
         run: RunOptions,
     },
@@ -152,6 +163,29 @@ enum Command {
         /// Print one JSON object with the figures instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// The gdl-perf engine protocol (scripts/gdl-perf): random playouts
+    /// for AMOUNT seconds on one thread, then OUTPUT holds `version`,
+    /// `millisecondsTaken`, `numStateChanges` and `numRollouts` (or
+    /// `version` and `errorMessage`); with --correctness, OUTPUT holds the
+    /// record of random games (`!R!`, `!T!`, `!L!`, `!C!`, `!G!`, `!F!`, or
+    /// `!E!` on error) until a game ends after more than AMOUNT joint moves.
+    GdlPerf {
+        /// The description (.kif), e.g. in ggp-base's printed form.
+        game: PathBuf,
+        /// The file to write the result to.
+        output: PathBuf,
+        /// Seconds of playouts; with --correctness, joint moves to record.
+        amount: String,
+        /// Write the correctness record instead of timing playouts.
+        #[arg(long)]
+        correctness: bool,
+        /// Seed of the random generator of the playouts or the record.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Which reasoner runs the game (default: compiled).
+        #[arg(long, value_enum)]
+        backend: Option<Backend>,
     },
     /// The conformance trace as JSON, in the schema of the oracle files.
     Trace {
@@ -275,8 +309,34 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             seconds,
             playouts,
             seed,
+            threads,
             run,
-        } => mc_command(&game, seconds, playouts, seed, &run),
+        } => {
+            let threads = threads.map_or_else(default_threads, |n| n as usize);
+            mc_command(&game, seconds, playouts, seed, threads, &run)
+        }
+        Command::GdlPerf {
+            game,
+            output,
+            amount,
+            correctness,
+            seed,
+            backend,
+        } => {
+            let backend = match backend.unwrap_or(Backend::Compiled) {
+                Backend::Interpreted => gdl_perf::Backend::Interpreted,
+                Backend::Compiled => gdl_perf::Backend::Compiled,
+            };
+            let test = gdl_perf::Test {
+                game,
+                output,
+                backend,
+                seed,
+            };
+            test.run(&amount, correctness)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|message| Failure(format!("error: {message}")))
+        }
         Command::Explain {
             game,
             dot,
@@ -384,12 +444,13 @@ fn perft_command(
 }
 
 /// `gdlc mc`: flat Monte-Carlo for a time or a number of playouts with the
-/// chosen backend.
+/// chosen backend, on `threads` threads.
 fn mc_command(
     game: &Path,
     seconds: Option<f64>,
     playouts: Option<u64>,
     seed: u64,
+    threads: usize,
     run: &RunOptions,
 ) -> Result<ExitCode, Failure> {
     let (budget, limit) = match (seconds, playouts) {
@@ -407,11 +468,14 @@ fn mc_command(
         let mut args = vec!["mc".to_string()];
         args.extend(limit);
         args.extend(strings(&["--seed", &seed.to_string()]));
+        args.extend(strings(&["--threads", &threads.to_string()]));
         args.extend(run.json.then(|| "--json".to_string()));
         return run_compiled(game, args);
     }
-    let mut r = interpreter(game)?;
-    monte_carlo(&mut r, game, budget, seed, run.json)?;
+    let loaded = gdlc::load_path(game).map_err(Failure::of)?;
+    let mut r = Interpreter::new(&loaded);
+    let more = || Interpreter::new(&loaded);
+    monte_carlo(&mut r, more, threads, game, budget, seed, run.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -588,8 +652,12 @@ fn run_perft<R: Reasoner>(
     Ok(())
 }
 
+/// Flat Monte-Carlo on `threads` threads: `r` on this one, a reasoner
+/// made by `more` on each other one.
 fn monte_carlo<R: Reasoner>(
     r: &mut R,
+    more: impl Fn() -> R + Sync,
+    threads: usize,
     game: &Path,
     budget: McBudget,
     seed: u64,
@@ -597,18 +665,24 @@ fn monte_carlo<R: Reasoner>(
 ) -> Result<(), Failure> {
     let bar = progress(json);
     let mut last_update = Instant::now();
-    let report = flat_monte_carlo(r, budget, seed, MC_MAX_LENGTH, &mut |rep: &McReport| {
+    let mut show = |playouts, states| {
         if last_update.elapsed() > Duration::from_millis(200) {
             last_update = Instant::now();
-            bar.set_message(format!("{} playouts, {} states", rep.playouts, rep.states));
+            bar.set_message(format!("{playouts} playouts, {states} states"));
         }
-    })
-    .map_err(|e| Failure(format!("error: {e}")))?;
+    };
+    let report =
+        parallel_flat_monte_carlo(r, more, threads, budget, seed, MC_MAX_LENGTH, &mut show)
+            .map_err(|e| Failure(format!("error: {e}")))?;
     bar.finish_and_clear();
     if json {
-        println!("{}", mc_json(&report, r.roles(), &stem(game), INTERPRETED));
+        let name = stem(game);
+        println!(
+            "{}",
+            parallel_mc_json(&report, r.roles(), &name, INTERPRETED)
+        );
     } else {
-        print!("{}", mc_text(&report, r.roles()));
+        print!("{}", parallel_mc_text(&report, r.roles()));
     }
     Ok(())
 }
@@ -664,7 +738,10 @@ fn bench(game: &Path, seconds: f64, json: bool) -> Result<ExitCode, Failure> {
         reparse(&out)
     };
     let compiled_perft = report("perft", &["perft", "--seconds", &quarter_arg, "--json"])?;
-    let compiled_mc = report("Monte-Carlo", &["mc", "--seconds", &quarter_arg, "--json"])?;
+    let compiled_mc = report(
+        "Monte-Carlo",
+        &["mc", "--seconds", &quarter_arg, "--threads", "1", "--json"],
+    )?;
     bar.finish_and_clear();
     let backend = |perft: serde_json::Value, mut mc: serde_json::Value| {
         let (states, playouts) = (number(&mc, "states"), number(&mc, "playouts"));

@@ -517,3 +517,352 @@ fn keywords_reading_does_are_evaluated_with_no_move_being_made() {
     let goal = mc["mean_goals"]["p"].as_f64().unwrap();
     assert!(goal > 0.0 && (goal / 2.0).fract() == 0.0, "{mc}");
 }
+
+#[test]
+fn mc_on_one_thread_prints_what_it_printed_before_threads() {
+    let game = project_game("tictactoe");
+    let run = gdlc(&[
+        "mc",
+        &game,
+        "--playouts",
+        "1000",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let v = run.json();
+    // The counts of `gdlc mc --playouts 1000 --seed 3` before --threads
+    // existed (commit 4f73b6c): one thread plays the same playouts.
+    assert_eq!(v["states"], 8605);
+    assert_eq!(v["mean_goals"]["xplayer"], 66.3);
+    assert!(
+        v.get("threads").is_none() && v.get("per_thread").is_none(),
+        "{v}"
+    );
+}
+
+#[test]
+fn mc_on_threads_splits_the_playouts_and_reports_each_thread() {
+    let game = project_game("tictactoe");
+    let mc = |threads: &str, playouts: &str| {
+        let args = ["mc", &game, "--playouts", playouts, "--seed", "5"];
+        gdlc(&[&args[..], &["--threads", threads, "--json"]].concat()).json()
+    };
+    let two = mc("2", "21");
+    assert_eq!(
+        (two["threads"].as_u64(), two["playouts"].as_u64()),
+        (Some(2), Some(21))
+    );
+    let per_thread = two["per_thread"].as_array().unwrap();
+    let field = |key: &str| -> Vec<u64> {
+        per_thread
+            .iter()
+            .map(|t| t[key].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(field("playouts"), [11, 10]);
+    assert_eq!(
+        field("states").iter().sum::<u64>(),
+        two["states"].as_u64().unwrap()
+    );
+    // A tic-tac-toe playout visits 6 to 10 states.
+    assert!(
+        (126..=210).contains(&two["states"].as_u64().unwrap()),
+        "{two}"
+    );
+    // The same seed gives the same counts, however the threads ran.
+    let again = mc("2", "21");
+    assert_eq!(
+        (&again["states"], &again["mean_goals"]),
+        (&two["states"], &two["mean_goals"])
+    );
+    // Thread 0 draws what one thread draws: with one playout, thread 1 plays none.
+    let (one, split) = (mc("1", "1"), mc("2", "1"));
+    assert_eq!(
+        (&split["states"], &split["mean_goals"]),
+        (&one["states"], &one["mean_goals"])
+    );
+    let text = gdlc(&["mc", &game, "--playouts", "4", "--threads", "2"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("thread 1: 2 playouts"),
+        "{}",
+        text.stdout
+    );
+    assert_eq!(
+        gdlc(&["mc", &game, "--playouts", "4", "--threads", "0"]).code,
+        2
+    );
+}
+
+/// The tic-tac-toe of `games/tictactoe.kif`, written out by hand to check
+/// gdl-perf correctness records against: xplayer moves first, the role not
+/// in control plays `noop`, three in a line wins 100 (the other gets 0), a
+/// full board without a line is 50 each.
+struct TicTacToe {
+    cells: [[char; 3]; 3],
+    x_moves: bool,
+}
+
+impl TicTacToe {
+    fn new() -> Self {
+        TicTacToe {
+            cells: [['b'; 3]; 3],
+            x_moves: true,
+        }
+    }
+
+    fn line(&self, m: char) -> bool {
+        let c = &self.cells;
+        (0..3).any(|i| (0..3).all(|j| c[i][j] == m) || (0..3).all(|j| c[j][i] == m))
+            || (0..3).all(|i| c[i][i] == m)
+            || (0..3).all(|i| c[i][2 - i] == m)
+    }
+
+    fn terminal(&self) -> bool {
+        self.line('x') || self.line('o') || self.cells.iter().flatten().all(|&c| c != 'b')
+    }
+
+    /// The role's legal moves, sorted by text.
+    fn legal(&self, role: usize) -> Vec<String> {
+        if (role == 0) != self.x_moves {
+            return vec!["noop".into()];
+        }
+        let empty = (0..9).filter(|i| self.cells[i / 3][i % 3] == 'b');
+        empty
+            .map(|i| format!("(mark {} {})", i / 3 + 1, i % 3 + 1))
+            .collect()
+    }
+
+    fn play(&mut self, mark: &str) {
+        let digits: Vec<usize> = mark
+            .chars()
+            .filter_map(|c| c.to_digit(10))
+            .map(|d| d as usize)
+            .collect();
+        self.cells[digits[0] - 1][digits[1] - 1] = if self.x_moves { 'x' } else { 'o' };
+        self.x_moves = !self.x_moves;
+    }
+
+    fn goals(&self) -> String {
+        match (self.line('x'), self.line('o')) {
+            (true, _) => "100,0".into(),
+            (_, true) => "0,100".into(),
+            _ => "50,50".into(),
+        }
+    }
+}
+
+/// Checks a gdl-perf correctness record of tic-tac-toe line by line, as
+/// gdl-perf's validator reads it: the roles, then per state `!T!false`,
+/// one `!L!` line per role (the legal moves, here in text order), the
+/// `!C!` joint move; per game `!T!true` and `!G!`; `!F!` after the first
+/// game that ends with more than `state_changes` joint moves played.
+/// Returns the number of games.
+fn check_tictactoe_record(record: &str, state_changes: u64) -> usize {
+    let mut lines = record.lines();
+    assert_eq!(lines.next(), Some("!R!xplayer,oplayer"));
+    let (mut played, mut games) = (0, 0);
+    loop {
+        let mut game = TicTacToe::new();
+        while !game.terminal() {
+            assert_eq!(lines.next(), Some("!T!false"), "game {games}");
+            let legal: Vec<Vec<String>> = (0..2).map(|role| game.legal(role)).collect();
+            for moves in &legal {
+                assert_eq!(
+                    lines.next(),
+                    Some(format!("!L!{}", moves.join(",")).as_str())
+                );
+            }
+            let joint = lines
+                .next()
+                .and_then(|l| l.strip_prefix("!C!"))
+                .expect("!C! line");
+            let joint: Vec<&str> = joint.split(',').collect();
+            assert_eq!(joint.len(), 2);
+            for (moves, chosen) in legal.iter().zip(&joint) {
+                assert!(moves.iter().any(|m| m == chosen), "{chosen} is not legal");
+            }
+            game.play(joint[if game.x_moves { 0 } else { 1 }]);
+            played += 1;
+        }
+        assert_eq!(lines.next(), Some("!T!true"));
+        assert_eq!(lines.next(), Some(format!("!G!{}", game.goals()).as_str()));
+        games += 1;
+        if played > state_changes {
+            assert_eq!(lines.next(), Some("!F!"));
+            assert_eq!(lines.next(), None);
+            return games;
+        }
+    }
+}
+
+/// The ggp-base printed form of `games/tictactoe.kif` (one rule per line,
+/// spaces inside the parentheses), as gdl-perf hands it to an engine.
+fn ggp_base_tictactoe() -> String {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ggp-base/tictactoe.kif");
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn gdl_perf_correctness_record_follows_the_rules_of_tictactoe() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = ggp_base_tictactoe();
+    for seed in ["0", "7"] {
+        let out = dir.path().join(format!("record-{seed}.txt"));
+        let o = out.to_str().unwrap();
+        let args = ["gdl-perf", &game, o, "30", "--correctness", "--seed", seed];
+        let run = gdlc(&[&args[..], &["--backend", "interpreted"]].concat());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let record = std::fs::read_to_string(&out).unwrap();
+        // The first state: 9 marks for xplayer and noop for oplayer, the
+        // 9 leaves of perft depth 1 (the oracle's ticTacToe.json too).
+        assert!(record.starts_with("!R!xplayer,oplayer\n!T!false\n!L!(mark 1 1),(mark 1 2),(mark 1 3),(mark 2 1),(mark 2 2),(mark 2 3),(mark 3 1),(mark 3 2),(mark 3 3)\n!L!noop\n!C!"));
+        // A game is 5 to 9 joint moves: more than 30 takes 4 to 7 games.
+        assert!((4..=7).contains(&check_tictactoe_record(&record, 30)));
+        // The check fails on a record with a legal move missing or
+        // another game's end.
+        let missing = record.replacen("!L!(mark 1 1),", "!L!", 1);
+        let early_end = record.replacen("\n!F!", "", 1) + "!T!false\n!F!\n";
+        for wrong in [missing, early_end] {
+            let checked = std::panic::catch_unwind(|| check_tictactoe_record(&wrong, 30));
+            assert!(checked.is_err());
+        }
+    }
+}
+
+#[test]
+fn gdl_perf_performance_result_has_its_four_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("result.txt");
+    let o = out.to_str().unwrap();
+    let run = gdlc(&[
+        "gdl-perf",
+        &ggp_base_tictactoe(),
+        o,
+        "1",
+        "--backend",
+        "interpreted",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<(&str, &str)> = text
+        .lines()
+        .map(|l| l.split_once(" = ").expect("key = value"))
+        .collect();
+    let keys: Vec<&str> = lines.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys,
+        [
+            "version",
+            "millisecondsTaken",
+            "numStateChanges",
+            "numRollouts"
+        ]
+    );
+    assert_eq!(
+        lines[0].1,
+        format!("gdlc {} interpreted", env!("CARGO_PKG_VERSION"))
+    );
+    let value = |i: usize| lines[i].1.parse::<u64>().unwrap();
+    let (ms, changes, rollouts) = (value(1), value(2), value(3));
+    assert!((1000..60_000).contains(&ms), "{text}");
+    // Every rollout of tic-tac-toe is 5 to 9 joint moves.
+    assert!(
+        rollouts > 0 && (5 * rollouts..=9 * rollouts).contains(&changes),
+        "{text}"
+    );
+}
+
+#[test]
+fn gdl_perf_failures_are_written_where_gdl_perf_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = file(
+        &dir,
+        "bad.kif",
+        b"( role a )\n( <= ( legal a go ) ( true ?x )\n",
+    );
+    let stuck = file(
+        &dir,
+        "stuck.kif",
+        b"( role a )\n( init p )\n( <= ( legal a go ) ( true q ) )\n( <= ( next q ) ( true p ) )\n( <= terminal ( true r ) )\n( goal a 100 )\n",
+    );
+    let out = dir.path().join("out.txt");
+    let o = out.to_str().unwrap();
+    let read = || std::fs::read_to_string(&out).unwrap();
+    let gdl_perf = |game: &PathBuf, extra: &[&str]| {
+        let args = ["gdl-perf", game.to_str().unwrap(), o];
+        gdlc(&[&args[..], extra, &["--backend", "interpreted"]].concat())
+    };
+    let run = gdl_perf(&bad, &["1"]);
+    assert_eq!(run.code, 1);
+    let text = read();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("version = gdlc "), "{text}");
+    assert!(
+        lines[1].starts_with("errorMessage = ") && lines[1].contains("never closed"),
+        "{text}"
+    );
+    assert!(!lines[1].contains(';'));
+    let run = gdl_perf(&bad, &["5", "--correctness"]);
+    assert_eq!(run.code, 1);
+    let text = read();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() == 2 && lines[0].starts_with("!E!") && lines[0].contains("never closed"),
+        "{text}"
+    );
+    assert_eq!(lines[1], "!F!");
+    let run = gdl_perf(&stuck, &["5", "--correctness"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        read(),
+        "!R!a\n!T!false\n!E!role `a` has no legal move in a non-terminal state\n!F!\n"
+    );
+    let run = gdl_perf(&stuck, &["1"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        read().contains("errorMessage = role `a` has no legal move"),
+        "{}",
+        read()
+    );
+    assert_eq!(gdl_perf(&stuck, &["1.5", "--correctness"]).code, 1);
+    assert!(read().starts_with("!E!the number of state changes must be a whole number"));
+}
+
+#[test]
+fn the_gdl_perf_scripts_call_gdlc_and_report_a_missing_one_in_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gdl-perf");
+    let out = dir.path().join("out.txt");
+    let script = |name: &str, gdlc: &str, amount: &str| -> Run {
+        Command::new("bash")
+            .arg(scripts.join(name))
+            .args([&ggp_base_tictactoe(), out.to_str().unwrap(), amount])
+            .env("GDLC", gdlc)
+            .env("GDLC_PERF_BACKEND", "interpreted")
+            .env("GDLC_PERF_SEED", "3")
+            .output()
+            .expect("run bash")
+            .into()
+    };
+    let read = || std::fs::read_to_string(&out).unwrap();
+    let gdlc = env!("CARGO_BIN_EXE_gdlc");
+    let run = script("start_perf_test.sh", gdlc, "1");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(read().contains("\nnumRollouts = "), "{}", read());
+    let run = script("start_correctness_test.sh", gdlc, "12");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("seed 3"), "{}", run.stderr);
+    check_tictactoe_record(&read(), 12);
+    let run = script("start_correctness_test.sh", "/nonexistent/gdlc", "12");
+    assert_eq!(run.code, 1);
+    assert!(read().starts_with("!E!gdlc not found") && read().ends_with("\n!F!\n"));
+    let run = script("start_perf_test.sh", "/nonexistent/gdlc", "1");
+    assert_eq!(run.code, 1);
+    assert!(read().starts_with("version = unknown\nerrorMessage = gdlc not found"));
+}

@@ -335,7 +335,121 @@ fn a_crate_with_a_data_file_builds_and_plays() {
     assert_eq!(perft["levels"][3]["leaves"], 1, "{perft}");
     assert_eq!(perft["nodes"], 4, "{perft}");
     // One playout: the 20 001 states of the counter, then goal 100.
-    let mc = run(&["mc", "--playouts", "1", "--json"]).json();
+    let mc = run(&["mc", "--playouts", "1", "--threads", "1", "--json"]).json();
     assert_eq!(mc["states"], 20_001, "{mc}");
     assert_eq!(mc["mean_goals"]["a"], 100.0, "{mc}");
+}
+
+#[test]
+fn mc_on_threads_counts_like_the_interpreter() {
+    if cargo().is_none() {
+        return;
+    }
+    let g = project_game("tictactoe");
+    let args = [
+        "mc",
+        &g,
+        "--playouts",
+        "41",
+        "--seed",
+        "9",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let interpreted = gdlc_cached(&args).json();
+    let compiled = gdlc_cached(&[&args[..], &["--backend", "compiled"]].concat()).json();
+    assert_eq!(compiled["backend"], "compiled");
+    for key in ["playouts", "states", "mean_goals", "threads", "truncated"] {
+        assert_eq!(compiled[key], interpreted[key], "{key}");
+    }
+    let counts = |v: &serde_json::Value| -> Vec<(u64, u64)> {
+        let threads = v["per_thread"].as_array().expect("per_thread");
+        threads
+            .iter()
+            .map(|t| {
+                (
+                    t["playouts"].as_u64().unwrap(),
+                    t["states"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(counts(&compiled), counts(&interpreted));
+    assert_eq!(counts(&compiled).len(), 2);
+}
+
+/// `tests/ggp-base/tictactoe.kif`: `games/tictactoe.kif` in ggp-base's
+/// printed form, as gdl-perf hands it to an engine.
+fn ggp_base_tictactoe() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ggp-base/tictactoe.kif");
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn gdl_perf_runs_the_compiled_reasoner() {
+    if cargo().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let game = ggp_base_tictactoe();
+    let out = dir.path().join("out.txt");
+    let o = out.to_str().unwrap();
+    let read = || std::fs::read_to_string(&out).unwrap();
+    let run = gdlc_cached(&["gdl-perf", &game, o, "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = read();
+    let lines: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(" = ").unwrap()).collect();
+    let keys: Vec<&str> = lines.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys,
+        [
+            "version",
+            "millisecondsTaken",
+            "numStateChanges",
+            "numRollouts"
+        ]
+    );
+    assert_eq!(
+        lines[0].1,
+        format!("gdlc {} compiled", env!("CARGO_PKG_VERSION"))
+    );
+    let (changes, rollouts): (u64, u64) =
+        (lines[2].1.parse().unwrap(), lines[3].1.parse().unwrap());
+    // Every rollout of tic-tac-toe is 5 to 9 joint moves.
+    assert!(
+        rollouts > 0 && (5 * rollouts..=9 * rollouts).contains(&changes),
+        "{text}"
+    );
+    // The record of the compiled reasoner is the interpreter's, which
+    // `cli.rs` checks against the rules of tic-tac-toe.
+    for seed in ["0", "7"] {
+        let record = |backend: &str| {
+            let args = ["gdl-perf", &game, o, "30", "--correctness", "--seed", seed];
+            let run = gdlc_cached(&[&args[..], &["--backend", backend]].concat());
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            read()
+        };
+        let compiled = record("compiled");
+        assert!(
+            compiled.starts_with("!R!xplayer,oplayer\n!T!false\n") && compiled.ends_with("\n!F!\n")
+        );
+        assert_eq!(compiled, record("interpreted"), "seed {seed}");
+    }
+    let stuck = dir.path().join("stuck.kif");
+    std::fs::write(
+        &stuck,
+        "( role a )\n( init p )\n( <= ( legal a go ) ( true q ) )\n( <= ( next q ) ( true p ) )\n( <= terminal ( true r ) )\n( goal a 100 )\n",
+    )
+    .unwrap();
+    let s = stuck.to_str().unwrap();
+    let run = gdlc_cached(&["gdl-perf", s, o, "1"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(read().contains("\nerrorMessage = the compiled reasoner stopped with exit status: 1: role `a` has no legal move"), "{}", read());
+    let run = gdlc_cached(&["gdl-perf", s, o, "1", "--correctness"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(
+        read(),
+        "!R!a\n!T!false\n!E!role `a` has no legal move in a non-terminal state\n!F!\n"
+    );
 }

@@ -1,7 +1,8 @@
 //! The command line of a generated binary: `perft`, `mc` and `trace`, with
 //! the options and the output of the `gdlc` commands of the same names
-//! (without the game argument, which is built in). Reports name the backend
-//! `compiled`.
+//! (without the game argument, which is built in), and `gdl-perf-record`,
+//! the correctness record of `gdlc gdl-perf --correctness`. Reports name
+//! the backend `compiled`.
 //!
 //! Exit status: 0 on success, 1 for a runtime error, 2 for a usage error.
 //!
@@ -9,13 +10,15 @@
 //! `--flag`, and `--`, after which nothing is an option); this module knows
 //! each command's options and checks them.
 
+use crate::gdl_perf::correctness_record;
 use crate::report::{
-    deadline_after, deepening_perft, mc_json, mc_text, time_budget, timed_perft, trace,
-    MC_MAX_LENGTH, PLAYOUT_STEPS,
+    deadline_after, deepening_perft, parallel_mc_json, parallel_mc_text, time_budget, timed_perft,
+    trace, MC_MAX_LENGTH, PLAYOUT_STEPS,
 };
-use crate::{flat_monte_carlo, McBudget, Reasoner};
+use crate::{default_threads, parallel_flat_monte_carlo, McBudget, Reasoner, MAX_THREADS};
 use lexopt::Arg;
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 
@@ -24,14 +27,19 @@ const BACKEND: &str = "compiled";
 
 const USAGE: &str = "\
 usage: perft (--depth D | --seconds S | --depth D --seconds S) [--json]
-       mc (--seconds S | --playouts N) [--seed N] [--json]
+       mc (--seconds S | --playouts N) [--seed N] [--threads N] [--json]
        trace [--depth D] [--seconds S] [--max-steps N]
+       gdl-perf-record --state-changes N [--seed N]
 
   perft   count the game tree from the initial state (nodes and leaves per depth);
           with --seconds, deepen (up to D) while time is left, and time the deepest
           depth completed
-  mc      flat Monte-Carlo: uniformly random playouts; playouts/s and states/s
-  trace   the conformance trace as JSON, in the schema of the oracle files";
+  mc      flat Monte-Carlo: uniformly random playouts; playouts/s and states/s,
+          on N threads (default: one per core), each with its own reasoner
+  trace   the conformance trace as JSON, in the schema of the oracle files
+  gdl-perf-record
+          the record of random games of gdl-perf's correctness test, until
+          more than N joint moves are played";
 
 /// A parsed command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,6 +53,7 @@ enum Command {
     Mc {
         budget: McBudget,
         seed: u64,
+        threads: usize,
         json: bool,
     },
     Trace {
@@ -52,11 +61,16 @@ enum Command {
         seconds: f64,
         max_steps: usize,
     },
+    Record {
+        state_changes: u64,
+        seed: u64,
+    },
 }
 
 /// Runs the command given by `args` (the arguments after the program name)
-/// on `reasoner`; `game` is the name shown in the reports.
-pub fn run<R: Reasoner>(
+/// on `reasoner`; `game` is the name shown in the reports. `mc` on more
+/// than one thread makes each further thread's reasoner with `R::default()`.
+pub fn run<R: Reasoner + Default>(
     mut reasoner: R,
     game: &str,
     args: impl Iterator<Item = String>,
@@ -84,7 +98,11 @@ pub fn run<R: Reasoner>(
 }
 
 /// Runs a command and returns what it prints on stdout.
-fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<String, String> {
+fn execute<R: Reasoner + Default>(
+    r: &mut R,
+    game: &str,
+    command: Command,
+) -> Result<String, String> {
     let text = |e: crate::DriverError| e.to_string();
     Ok(match command {
         Command::Help => format!("{USAGE}\n"),
@@ -105,14 +123,34 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
                 run.text()
             }
         }
-        Command::Mc { budget, seed, json } => {
-            let report =
-                flat_monte_carlo(r, budget, seed, MC_MAX_LENGTH, &mut |_| {}).map_err(text)?;
+        Command::Mc {
+            budget,
+            seed,
+            threads,
+            json,
+        } => {
+            let run = parallel_flat_monte_carlo(
+                r,
+                R::default,
+                threads,
+                budget,
+                seed,
+                MC_MAX_LENGTH,
+                &mut |_, _| {},
+            )
+            .map_err(text)?;
             if json {
-                format!("{}\n", mc_json(&report, r.roles(), game, BACKEND))
+                format!("{}\n", parallel_mc_json(&run, r.roles(), game, BACKEND))
             } else {
-                mc_text(&report, r.roles())
+                parallel_mc_text(&run, r.roles())
             }
+        }
+        Command::Record {
+            state_changes,
+            seed,
+        } => {
+            record(r, state_changes, seed)?;
+            String::new()
         }
         Command::Trace {
             depth,
@@ -123,6 +161,20 @@ fn execute<R: Reasoner>(r: &mut R, game: &str, command: Command) -> Result<Strin
             format!("{t:#}\n")
         }
     })
+}
+
+/// Writes the correctness record to stdout as it is made; an error the
+/// record ends with is this command's error too.
+fn record<R: Reasoner>(r: &mut R, state_changes: u64, seed: u64) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = correctness_record(r, state_changes, seed, &mut out)
+        .and_then(|recorded| out.flush().map(|()| recorded));
+    match written {
+        Ok(None) => Ok(()),
+        Ok(Some(message)) => Err(message),
+        Err(e) => Err(format!("cannot write the record: {e}")),
+    }
 }
 
 /// The options given to a command, by name: a flag's value is empty.
@@ -144,9 +196,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
             ("seconds", true),
             ("playouts", true),
             ("seed", true),
+            ("threads", true),
             ("json", false),
         ],
         "trace" => &[("depth", true), ("seconds", true), ("max-steps", true)],
+        "gdl-perf-record" => &[("state-changes", true), ("seed", true)],
         other => return Err(format!("unknown command `{other}`")),
     };
     let Some(given) = options(&mut parser, &sub, spec)? else {
@@ -155,6 +209,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
     match sub.as_str() {
         "perft" => perft_command(&given),
         "mc" => mc_command(&given),
+        "gdl-perf-record" => Ok(Command::Record {
+            state_changes: number(&given, "state-changes")?
+                .ok_or("`gdl-perf-record` needs `--state-changes N`")?,
+            seed: number(&given, "seed")?.unwrap_or(0),
+        }),
         _ => Ok(Command::Trace {
             depth: number(&given, "depth")?.unwrap_or(3),
             seconds: number(&given, "seconds")?.unwrap_or(60.0),
@@ -228,16 +287,23 @@ fn perft_command(given: &Given) -> Result<Command, String> {
     })
 }
 
-/// `mc`: `--seconds S` or `--playouts N`, `--seed N` and `--json`.
+/// `mc`: `--seconds S` or `--playouts N`, `--seed N`, `--threads N` and
+/// `--json`.
 fn mc_command(given: &Given) -> Result<Command, String> {
     let budget = match (number::<f64>(given, "seconds")?, number(given, "playouts")?) {
         (Some(s), None) => time_budget(s)?,
         (None, Some(n)) => McBudget::Playouts(n),
         _ => return Err("`mc` needs exactly one of `--seconds S` and `--playouts N`".into()),
     };
+    let threads = match number(given, "threads")? {
+        Some(n) if (1..=MAX_THREADS).contains(&n) => n,
+        Some(n) => return Err(format!("`--threads` must be 1 to {MAX_THREADS}, not {n}")),
+        None => default_threads(),
+    };
     Ok(Command::Mc {
         budget,
         seed: number(given, "seed")?.unwrap_or(0),
+        threads,
         json: given.contains_key("json"),
     })
 }
@@ -293,6 +359,7 @@ mod tests {
             Ok(Command::Mc {
                 budget: McBudget::Time(Duration::from_millis(1500)),
                 seed: 7,
+                threads: default_threads(),
                 json: false
             })
         );
@@ -305,11 +372,19 @@ mod tests {
             })
         );
         assert_eq!(
-            parse_line("mc --playouts=4 --json --seed=9"),
+            parse_line("mc --playouts=4 --json --seed=9 --threads 3"),
             Ok(Command::Mc {
                 budget: McBudget::Playouts(4),
                 seed: 9,
+                threads: 3,
                 json: true
+            })
+        );
+        assert_eq!(
+            parse_line("gdl-perf-record --state-changes 50"),
+            Ok(Command::Record {
+                state_changes: 50,
+                seed: 0
             })
         );
         for line in ["help", "-h", "--help", "perft --help", "trace --depth 1 -h"] {
@@ -336,6 +411,11 @@ mod tests {
             ("mc --seed 1", "exactly one of"),
             ("mc --seconds 1 --playouts 2", "exactly one of"),
             ("mc --seconds -1", "non-negative"),
+            ("mc --seconds 1 --threads 0", "must be 1 to 1024, not 0"),
+            ("mc --seconds 1 --threads 1025", "must be 1 to 1024"),
+            ("mc --seconds 1 --threads x", "not a number"),
+            ("gdl-perf-record", "needs `--state-changes N`"),
+            ("gdl-perf-record --state-changes -1", "not a number"),
         ] {
             let error = parse_line(line).expect_err(line);
             assert!(error.contains(message), "{line}: {error}");

@@ -419,8 +419,22 @@ pub fn flat_monte_carlo<R: Reasoner>(
     max_length: u64,
     progress: &mut dyn FnMut(&McReport),
 ) -> Result<McReport, DriverError> {
+    let rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    random_playouts(r, budget, rng, seed, max_length, progress).map(|(report, _)| report)
+}
+
+/// The playouts of [`flat_monte_carlo`] with the generator `rng` (`seed` is
+/// the one the report names): the report and each role's sum of goals.
+/// Nothing is allocated once the scratch vectors are made.
+pub(crate) fn random_playouts<R: Reasoner>(
+    r: &mut R,
+    budget: McBudget,
+    mut rng: Xoshiro256PlusPlus,
+    seed: u64,
+    max_length: u64,
+    progress: &mut dyn FnMut(&McReport),
+) -> Result<(McReport, Vec<u64>), DriverError> {
     let roles = r.roles().len();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut report = McReport {
         seed,
         playouts: 0,
@@ -463,8 +477,7 @@ pub fn flat_monte_carlo<R: Reasoner>(
                         state: r.fluents(&state),
                     });
                 }
-                let pick = (u64::from(rng.next_u32()) * moves.len() as u64) >> 32;
-                joint.push(moves[pick as usize]);
+                joint.push(moves[pick(&mut rng, moves.len())]);
             }
             state = r.next_state(&state, &joint);
             length += 1;
@@ -475,9 +488,21 @@ pub fn flat_monte_carlo<R: Reasoner>(
         progress(&report);
     }
     report.seconds = start.elapsed().as_secs_f64();
-    let done = report.playouts.max(1) as f64;
-    report.mean_goals = goal_sums.iter().map(|&s| s as f64 / done).collect();
-    Ok(report)
+    report.mean_goals = mean_goals(&goal_sums, report.playouts);
+    Ok((report, goal_sums))
+}
+
+/// A uniformly random index below `count` (at most 2^32), from the top
+/// bits of one 32-bit draw.
+pub(crate) fn pick(rng: &mut Xoshiro256PlusPlus, count: usize) -> usize {
+    ((u64::from(rng.next_u32()) * count as u64) >> 32) as usize
+}
+
+/// Each role's mean goal over `playouts` playouts from its sum (0 without
+/// playouts).
+pub(crate) fn mean_goals(goal_sums: &[u64], playouts: u64) -> Vec<f64> {
+    let done = playouts.max(1) as f64;
+    goal_sums.iter().map(|&s| s as f64 / done).collect()
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //! (pretty, as `trace` does). The module is there with the `cli` feature.
 
 use crate::{
-    deterministic_playout, perft, perft_with, DriverError, McBudget, McReport, PerftLevel, Playout,
-    Reasoner,
+    deterministic_playout, perft, perft_with, DriverError, McBudget, McReport, ParallelMcReport,
+    PerftLevel, Playout, Reasoner,
 };
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -214,6 +214,53 @@ pub fn mc_text(report: &McReport, roles: &[String]) -> String {
     out
 }
 
+/// The report of a flat Monte-Carlo run on one or more threads as JSON:
+/// [`mc_json`] of the combined counts, and with more than one thread
+/// `threads` (their number) and `per_thread` (each thread's `playouts`,
+/// `states`, `truncated` and `seconds`), so that a one-thread run prints
+/// what [`mc_json`] prints.
+pub fn parallel_mc_json(
+    run: &ParallelMcReport,
+    roles: &[String],
+    game: &str,
+    backend: &str,
+) -> Value {
+    let Value::Object(combined) = mc_json(&run.combined, roles, game, backend) else {
+        unreachable!("mc_json makes an object")
+    };
+    let mut pairs: Vec<(String, Value)> = combined.into_iter().collect();
+    if run.threads.len() > 1 {
+        let per_thread = run.threads.iter().map(|t| {
+            object([
+                ("playouts", Value::from(t.playouts)),
+                ("states", t.states.into()),
+                ("truncated", t.truncated.into()),
+                ("seconds", t.seconds.into()),
+            ])
+        });
+        pairs.push(("threads".into(), run.threads.len().into()));
+        pairs.push(("per_thread".into(), Value::Array(per_thread.collect())));
+    }
+    sorted_object(pairs)
+}
+
+/// The report of a flat Monte-Carlo run on one or more threads as text:
+/// [`mc_text`] of the combined counts, then with more than one thread a
+/// line per thread.
+pub fn parallel_mc_text(run: &ParallelMcReport, roles: &[String]) -> String {
+    let mut out = mc_text(&run.combined, roles);
+    if run.threads.len() > 1 {
+        for (i, t) in run.threads.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "thread {i}: {} playouts, {} states in {:.3} s",
+                t.playouts, t.states, t.seconds
+            );
+        }
+    }
+    out
+}
+
 fn mean_goal(report: &McReport, role: usize) -> f64 {
     report.mean_goals.get(role).copied().unwrap_or(0.0)
 }
@@ -375,6 +422,47 @@ mod tests {
              (the tree ends at depth 1)\n\
              20 nodes/s (10 nodes in 0.500 s)\n"
         );
+    }
+
+    #[test]
+    fn a_run_on_threads_adds_its_per_thread_counts_to_the_report() {
+        let report = |playouts, states| McReport {
+            seed: 1,
+            playouts,
+            states,
+            seconds: 0.5,
+            mean_goals: vec![25.0],
+            truncated: 0,
+        };
+        let counts = |playouts, states| crate::McThreadCounts {
+            playouts,
+            states,
+            truncated: 0,
+            seconds: 0.5,
+        };
+        let roles = ["r".to_string()];
+        let one = ParallelMcReport {
+            combined: report(2, 6),
+            threads: vec![counts(2, 6)],
+        };
+        assert_eq!(
+            parallel_mc_json(&one, &roles, "g", "compiled"),
+            mc_json(&one.combined, &roles, "g", "compiled")
+        );
+        assert_eq!(
+            parallel_mc_text(&one, &roles),
+            mc_text(&one.combined, &roles)
+        );
+        let two = ParallelMcReport {
+            combined: report(5, 15),
+            threads: vec![counts(3, 9), counts(2, 6)],
+        };
+        assert_eq!(
+            parallel_mc_json(&two, &roles, "g", "compiled").to_string(),
+            r#"{"backend":"compiled","game":"g","mean_goals":{"r":25.0},"per_thread":[{"playouts":3,"seconds":0.5,"states":9,"truncated":0},{"playouts":2,"seconds":0.5,"states":6,"truncated":0}],"playouts":5,"playouts_per_sec":10.0,"seconds":0.5,"seed":1,"states":15,"states_per_sec":30.0,"threads":2,"truncated":0}"#
+        );
+        assert!(parallel_mc_text(&two, &roles)
+            .ends_with("thread 0: 3 playouts, 9 states in 0.500 s\nthread 1: 2 playouts, 6 states in 0.500 s\n"));
     }
 
     #[test]
