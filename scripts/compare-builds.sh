@@ -31,16 +31,20 @@ for g in "$@"; do
       || { echo "$g $side: build failed"; continue 2; }
   done
   bin=$(grep '^name' "$OUT/a/$g/Cargo.toml" | cut -d'"' -f2)
+  # One thread on both sides (a runtime before `mc --threads` has one only).
+  threads_a=$("$OUT/target-a/release/$bin" mc --playouts 1 --threads 1 > /dev/null 2>&1 && echo "--threads 1")
+  threads_b=$("$OUT/target-b/release/$bin" mc --playouts 1 --threads 1 > /dev/null 2>&1 && echo "--threads 1")
   times_a=""
   times_b=""
   for ((round = 1; round <= ROUNDS; round++)); do
     for side in a b; do
+      threads=$([ "$side" = a ] && echo "$threads_a" || echo "$threads_b")
       if [ -n "$PLAYOUTS" ]; then
-        t=$( { /usr/bin/time -f "%U %S" "$OUT/target-$side/release/$bin" mc --playouts "$PLAYOUTS" --seed 1 > /dev/null; } 2>&1 | awk '{print $1 + $2}')
+        t=$( { /usr/bin/time -f "%U %S" "$OUT/target-$side/release/$bin" mc $threads --playouts "$PLAYOUTS" --seed 1 > /dev/null; } 2>&1 | awk '{print $1 + $2}')
         [ "$side" = a ] && times_a="$times_a $t" || times_b="$times_b $t"
         echo "$g $side round $round: $t CPU s (load $(cut -d' ' -f1 /proc/loadavg))"
       else
-        r=$("$OUT/target-$side/release/$bin" mc --seconds "$S" | head -1 | sed 's/.*playouts\/s, //')
+        r=$("$OUT/target-$side/release/$bin" mc $threads --seconds "$S" | head -1 | sed 's/.*playouts\/s, //')
         echo "$g $side round $round: $r (load $(cut -d' ' -f1 /proc/loadavg))"
       fi
     done

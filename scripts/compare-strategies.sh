@@ -19,7 +19,7 @@ for g in "$@"; do
   bin=$(grep '^name' "$OUT/auto/$g/Cargo.toml" | cut -d'"' -f2)
   for round in 1 2; do
     for s in $STRATEGIES; do
-      r=$("$OUT/target-$s/release/$bin" mc --seconds 5 | head -1 | sed 's/.*playouts\/s, //')
+      r=$("$OUT/target-$s/release/$bin" mc --threads 1 --seconds 5 | head -1 | sed 's/.*playouts\/s, //')
       echo "$g $s round $round: $r (load $(cut -d' ' -f1 /proc/loadavg))"
     done
   done
