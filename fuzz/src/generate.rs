@@ -266,7 +266,15 @@ impl Generator {
                 3 => vec![Kind::Pair, Kind::Value],
                 _ => vec![Kind::Value; self.rng.random_range(1..=2)],
             };
-            let sig = Sig::new(format!("f{i}"), args, Source::Fluent);
+            // Sometimes a fluent shares its name with a relation: the two
+            // must not be confused.
+            let shared = ["val", "succ", "link", "goal"][self.below(4)];
+            let name = if self.chance(0.15) && self.fluents.iter().all(|f| f.name != shared) {
+                shared.to_string()
+            } else {
+                format!("f{i}")
+            };
+            let sig = Sig::new(name, args, Source::Fluent);
             self.fluents.push(sig.clone());
             self.pool.push(sig);
         }
@@ -556,10 +564,17 @@ impl Generator {
                 let binders = self.below(2);
                 body.extend(self.body(&pool, &mut scope, binders));
                 let mut args = Vec::new();
-                for _ in 0..arity {
+                for i in 0..arity {
                     let x = scope.fresh();
                     body.push(Literal::Pos(Atom::new("val", vec![Term::v(x.clone())])));
-                    args.push(Term::v(x));
+                    if i == 0 && self.chance(0.2) {
+                        // A function term as the move's argument.
+                        let y = scope.fresh();
+                        body.push(Literal::Pos(Atom::new("val", vec![Term::v(y.clone())])));
+                        args.push(Term::f("p", vec![Term::v(x), Term::v(y)]));
+                    } else {
+                        args.push(Term::v(x));
+                    }
                 }
                 let head = Atom::new("legal", vec![who, Term::f(name.clone(), args)]);
                 self.rules.push(Rule { head, body });
