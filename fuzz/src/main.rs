@@ -15,7 +15,8 @@ const USAGE: &str = "usage:
   gdlc-fuzz differential [--seed N] [--batch GAMES] [--batches N] [--seconds S] [--out DIR] [--work DIR]
       generated games run by the interpreter and every compiled strategy; failures shrunk and saved in DIR
   gdlc-fuzz mutate [--seed N] [--mutants N] [--seconds S] [--limit S] [--out DIR] [PATH...]
-      mutants of the descriptions in PATH (files or folders; default games/ and ../shared/games)
+      mutants of the descriptions in PATH (files or folders; default games/ and ../shared/games);
+      --limit: CPU seconds one mutant may take before it counts as a hang (20)
   gdlc-fuzz ci [--out DIR] [--work DIR]
       both, time-boxed with fixed seeds (a few minutes)
   gdlc-fuzz worker --memory-cap BYTES

@@ -101,18 +101,19 @@ impl Worker {
             .map_or_else(|e| e.to_string(), |s| s.to_string())
     }
 
-    /// Runs one mutant within `limit`.
+    /// Runs one mutant within `limit` of CPU time (a hang past it).
     pub fn ask(&mut self, bytes: &[u8], limit: Duration) -> Answer {
         if self.running.is_none() {
             if let Err(e) = self.start() {
                 return Answer::Died(format!("cannot start the worker: {e}"));
             }
         }
-        let (_, stdin, answers) = self.running.as_mut().expect("started");
+        let (child, stdin, answers) = self.running.as_mut().expect("started");
         let sent = writeln!(stdin, "{}", bytes.len())
             .and_then(|()| stdin.write_all(bytes))
             .and_then(|()| stdin.flush());
-        let answer = match sent.map(|()| answers.recv_timeout(limit)) {
+        let pid = child.id();
+        let answer = match sent.map(|()| within(answers, pid, limit)) {
             Ok(Ok(line)) => line,
             Ok(Err(RecvTimeoutError::Timeout)) => {
                 self.stop();
@@ -129,6 +130,41 @@ impl Worker {
             (_, rest) => Answer::Bug(rest.to_string()),
         }
     }
+}
+
+/// The next line from the worker, waiting until the worker has used
+/// `limit` of CPU time (the machine may be shared, so wall-clock time says
+/// little) or ten times `limit` of wall-clock time has passed.
+fn within(
+    answers: &Receiver<String>,
+    pid: u32,
+    limit: Duration,
+) -> Result<String, RecvTimeoutError> {
+    let start = Instant::now();
+    let cpu_start = cpu_time(pid);
+    loop {
+        match answers.recv_timeout(Duration::from_millis(500)) {
+            Err(RecvTimeoutError::Timeout) => {}
+            other => return other,
+        }
+        let cpu = match (cpu_start, cpu_time(pid)) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => start.elapsed(),
+        };
+        if cpu >= limit || start.elapsed() >= limit * 10 {
+            return Err(RecvTimeoutError::Timeout);
+        }
+    }
+}
+
+/// The CPU time (user and system) process `pid` has used, from
+/// `/proc/PID/stat` (Linux; clock ticks of 1/100 s), if it can be read.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// A mutant that failed.
@@ -204,7 +240,7 @@ pub struct Plan {
     pub mutants: Option<usize>,
     /// When to stop.
     pub until: Instant,
-    /// Time limit of one mutant.
+    /// CPU-time limit of one mutant (see [`Worker::ask`]).
     pub limit: Duration,
     /// Time allowed to shrink one finding.
     pub shrink_time: Duration,
