@@ -88,6 +88,27 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// What a smaller game must share with this outcome to fail "the same
+    /// way": the kind, and for a rejection its first error code, for a
+    /// panic or a failure of the interpreter its first line.
+    pub fn signature(&self) -> String {
+        match self {
+            Outcome::Invalid(m) => {
+                let code = m
+                    .lines()
+                    .find_map(|l| l.strip_prefix("error[")?.split(']').next())
+                    .unwrap_or("");
+                format!("invalid {code}")
+            }
+            Outcome::InterpreterFailed(m) | Outcome::CompilerPanicked(m) => {
+                format!("{} {}", self.kind(), m.lines().next().unwrap_or(""))
+            }
+            _ => self.kind().to_string(),
+        }
+    }
+}
+
 impl std::fmt::Display for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -198,7 +198,7 @@ fn shrink_failure(
     outcome: Outcome,
     time: Duration,
 ) -> Failure {
-    let kind = outcome.kind();
+    let signature = outcome.signature();
     let strategies: Vec<Strategy> = strategy.into_iter().collect();
     let minimal = crate::shrink::shrink(game, Instant::now() + time, |candidates| {
         let cases: Vec<Case> = candidates
@@ -213,7 +213,7 @@ fn shrink_failure(
             .iter()
             .map(|v| {
                 v.failure()
-                    .is_some_and(|(s, o)| s == strategy && o.kind() == kind)
+                    .is_some_and(|(s, o)| s == strategy && o.signature() == signature)
             })
             .collect()
     });
@@ -238,5 +238,55 @@ fn save(out: &Path, failure: &Failure, original: &Game) {
         .and_then(|()| std::fs::write(dir.join("report.txt"), report));
     if let Err(e) = written {
         eprintln!("cannot save a failure under {}: {e}", dir.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Atom, Literal, Rule, Term};
+
+    /// A game made invalid by one unsafe rule shrinks to a description
+    /// that still has it and little else (the game-level path: nothing is
+    /// built, so no cargo run).
+    #[test]
+    fn an_invalid_game_shrinks_to_its_unsafe_rule() {
+        let mut game = generate::game(3);
+        let unsafe_rule = Rule {
+            head: Atom::new("legal", vec![Term::c("white"), Term::v("free")]),
+            body: vec![Literal::Pos(Atom::new(
+                "true",
+                vec![Term::f("step", vec![Term::c("1")])],
+            ))],
+        };
+        game.rules.insert(game.rules.len() / 2, unsafe_rule.clone());
+        let ws = Workspace {
+            dir: std::env::temp_dir().join("gdlc-fuzz-shrink-test"),
+            runtime: PathBuf::from("unused"),
+        };
+        let outcome = run_batch(
+            &ws,
+            &[Case {
+                name: "s3".into(),
+                kif: game.kif(),
+            }],
+            &[],
+        )[0]
+        .game
+        .clone();
+        assert_eq!(outcome.kind(), "invalid", "{outcome}");
+        let failure = shrink_failure(&ws, 3, &game, None, outcome, Duration::from_secs(60));
+        assert!(
+            failure.minimal.contains("(legal white ?free)"),
+            "{}",
+            failure.minimal
+        );
+        assert!(
+            failure.minimal.lines().count() <= 4,
+            "{} lines left of {}:\n{}",
+            failure.minimal.lines().count(),
+            game.kif().lines().count(),
+            failure.minimal
+        );
     }
 }
