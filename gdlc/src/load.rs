@@ -78,11 +78,12 @@ pub fn load_bytes(name: String, bytes: Vec<u8>) -> Result<Loaded, Error> {
                 .char_indices()
                 .nth(String::from_utf8_lossy(&bytes[..offset]).chars().count())
                 .map_or(text.len(), |(i, _)| i);
+            // The span covers the whole replacement character, so it ends
+            // on a character boundary.
+            let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
             let file = SourceFile { name, text };
-            let d = Diagnostic::error("invalid-utf8", "the file is not valid UTF-8").at(
-                crate::diagnostics::Span::new(at, at + 1),
-                "invalid byte here",
-            );
+            let d = Diagnostic::error("invalid-utf8", "the file is not valid UTF-8")
+                .at(crate::diagnostics::Span::new(at, end), "invalid byte here");
             return Err(Error::Invalid {
                 file: Box::new(file),
                 diagnostics: vec![d],
