@@ -191,14 +191,19 @@ fn interpreted(case: &Case) -> Result<(gdlc::Loaded, Value, u32), Outcome> {
     Ok((loaded, trace, depth))
 }
 
-/// The generated module of `loaded` under `strategy`.
+/// The generated module of `loaded` under `strategy`. The fuzzer's games
+/// are far too small for a module with a data file (see
+/// `gdlc::compile::generate`); one that needs it is refused.
 fn module(loaded: &gdlc::Loaded, strategy: Strategy) -> Result<String, Outcome> {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        gdlc::compile::generate_with(loaded, strategy)
+        gdlc::compile::generate_with(loaded, strategy, "tables.bin")
     }));
     match run {
         Err(payload) => Err(Outcome::CompilerPanicked(panic_message(&*payload))),
         Ok(Err(e)) => Err(Outcome::Refused(e.to_string())),
+        Ok(Ok(generated)) if !generated.data.is_empty() => Err(Outcome::Refused(
+            "the module keeps tables in a data file, which the fuzzer's crates do not write".into(),
+        )),
         Ok(Ok(generated)) => Ok(generated.code),
     }
 }
@@ -384,7 +389,7 @@ fn build<'a>(
 }
 
 fn write(path: &Path, content: &str) {
-    gdlc::output::write_if_changed(path, content)
+    gdlc::output::write_if_changed(path, content.as_bytes())
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }
 
