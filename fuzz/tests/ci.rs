@@ -1,13 +1,13 @@
 //! The time-boxed fuzzing run of CI: `gdlc-fuzz ci` — one batch of 30
 //! generated games (seed 1) run by the interpreter and the three compiled
-//! strategies, then 90 s of mutants (seed 1) of the project's games and
+//! strategies, then 1 200 mutants (seed 1) of the project's games and
 //! the public corpus. A few minutes on two cores; run it with
 //! `cargo test --release -p gdlc-fuzz --test ci -- --ignored --nocapture`.
 
 use std::process::Command;
 
 #[test]
-#[ignore = "builds a crate of 90 generated modules and runs 90 s of mutants; run it with --ignored"]
+#[ignore = "builds a crate of 90 generated modules and runs 1 200 mutants; run it with --ignored"]
 fn fixed_seed_fuzzing_finds_nothing() {
     let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/gdlc-fuzz-ci");
     let status = Command::new(env!("CARGO_BIN_EXE_gdlc-fuzz"))
