@@ -431,6 +431,15 @@ impl Iterator for Ones<'_> {
     }
 }
 
+/// The first set bit `lo <= f < hi` of a bitset, or `hi` when there is
+/// none: a walk over a state's fluents, one call per step, that holds no
+/// borrow of the state between steps (so its body may evaluate other
+/// layers of the reasoner).
+#[inline]
+pub fn next_one(words: &[u64], lo: u32, hi: u32) -> u32 {
+    ones(words, lo, hi).next().unwrap_or(hi)
+}
+
 /// Whether some bit `lo <= f < hi` of a bitset is set.
 #[inline]
 pub fn any_one(words: &[u64], lo: u32, hi: u32) -> bool {

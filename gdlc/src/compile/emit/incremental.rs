@@ -32,7 +32,12 @@ pub fn module(
 ) -> (String, Arrays) {
     let kept = |l: usize| incremental.layers[l];
     let (tables, layer_fns) = layer_items(program, layers, ground, &mut arrays, |l| !kept(l));
-    let phase_fns = phase_fns(layers, kept);
+    let phase_fns = phase_fns(
+        &layers
+            .phases
+            .clone()
+            .map(|o| o.into_iter().filter(|&l| !kept(l)).collect()),
+    );
     let counts = incremental_items(incremental, &mut arrays, &tables);
     let vector = bit_vector_items(ground, &mut arrays);
     let play = if incremental.moves {

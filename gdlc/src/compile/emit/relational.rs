@@ -13,7 +13,7 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::relational_rules::{layer_fn, rel_field, rule_fns};
+use crate::compile::emit::relational_rules::{layer_fn, phase_roots, rel_field, rule_fns};
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
@@ -59,7 +59,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .enumerate()
         .map(|(i, layer)| layer_fn(i, layer, &recursion))
         .collect();
-    let phase_fns = phase_fns(layers, |_| false);
+    let phase_fns = phase_fns(&phase_roots(program, layers));
     let relations = ContainerCode::new(program, layers, containers, &registered.indexes);
     let index_items = registered.index_items(&mut arrays);
     let answers = AnswerLoops {

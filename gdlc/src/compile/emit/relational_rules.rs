@@ -30,13 +30,14 @@ pub fn rule_fns(
 ) -> (Vec<TokenStream>, Vec<Recursion>) {
     let mut fns = Vec::new();
     let mut recursion = Vec::new();
+    let layer_of = layer_of(program, layers);
     for plan in plans {
-        let layer = layers
+        let own_layer = layers
             .layers
             .iter()
-            .find(|l| l.rules.contains(&plan.rule))
+            .position(|l| l.rules.contains(&plan.rule))
             .expect("every rule is in a layer");
-        let x = Recursion::of(plan, layer);
+        let x = Recursion::of(plan, &layers.layers[own_layer]);
         let variants: Vec<Option<usize>> = std::iter::once(None)
             .chain(x.deltas.iter().map(|&(i, _)| Some(i)))
             .collect();
@@ -52,6 +53,9 @@ pub fn rule_fns(
                 known: Vec::new(),
                 lookups: TableLookups { tables, registered },
                 delta,
+                layer_of: &layer_of,
+                own_layer,
+                ensures: 0,
             };
             let body = g.steps(0);
             fns.push(rule_fn(program, plan.rule, delta, body));
@@ -92,6 +96,33 @@ fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStre
             }
         }
     }
+}
+
+/// The layer defining each relation (`None` for a relation no rule
+/// derives: a static one, `true` or `does`).
+fn layer_of(program: &Program, layers: &Layers) -> Vec<Option<usize>> {
+    let mut of = vec![None; program.relations.len()];
+    for (i, layer) in layers.layers.iter().enumerate() {
+        for &r in &layer.members {
+            of[r] = Some(i);
+        }
+    }
+    of
+}
+
+/// The layers each phase evaluates itself, in order: those defining the
+/// relations its answers read; every other layer is evaluated when a rule
+/// first reads it (see `RuleGen::ensure`), so a relation that no rule
+/// reaches in a state (chess's threat blockers when no king is in check)
+/// is not derived there.
+pub fn phase_roots(program: &Program, layers: &Layers) -> [Vec<usize>; 4] {
+    let of = layer_of(program, layers);
+    program.answers.clone().map(|roots| {
+        let mut order: Vec<usize> = roots.iter().filter_map(|&r| of[r]).collect();
+        order.sort_unstable();
+        order.dedup();
+        order
+    })
 }
 
 /// The field of a relation's container.
@@ -224,6 +255,12 @@ struct RuleGen<'a> {
     /// The step restricted to the facts from `lo` on, in a semi-naive
     /// round.
     delta: Option<usize>,
+    /// The layer defining each relation, if any.
+    layer_of: &'a [Option<usize>],
+    /// The layer of the rule.
+    own_layer: usize,
+    /// How many reads have evaluated another layer first so far.
+    ensures: usize,
 }
 
 /// A step over a constant table ([`Step::Table`], which documents the
@@ -257,6 +294,8 @@ struct TableRows {
     /// The arguments of `ones` and `any_one`: the state and the range of
     /// the rows' fluents.
     state_range: TokenStream,
+    /// The range of the rows' fluents alone.
+    bounds: TokenStream,
     /// With a stride above one: the test that set bit `f` is a row's
     /// fluent.
     on_stride: Option<TokenStream>,
@@ -276,13 +315,14 @@ impl TableRows {
             let #base = #rows_var.first().map_or(0, |r| r[#last]);
         };
         let stride = walk.unwrap_or(1);
-        let state_range = if stride == 1 {
-            quote! { &self.current.0, #base, #base + #rows_var.len() as u32 }
+        let bounds = if stride == 1 {
+            quote! { #base, #base + #rows_var.len() as u32 }
         } else {
             let s = lit(stride);
             let gap = lit(stride - 1);
-            quote! { &self.current.0, #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
+            quote! { #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
         };
+        let state_range = quote! { &self.current.0, #bounds };
         let on_stride = (stride > 1).then(|| {
             let s = lit(stride);
             quote! { (f - #base) % #s == 0 }
@@ -301,6 +341,7 @@ impl TableRows {
             rows_var,
             walk_rows,
             state_range,
+            bounds,
             on_stride,
             row_of,
         }
@@ -315,6 +356,25 @@ impl RuleGen<'_> {
         match self.loops.last() {
             Some(l) => quote! { continue #l; },
             None => quote! { break 'rule; },
+        }
+    }
+
+    /// Evaluates the layer defining `rel` if this state (or joint move) has
+    /// not yet: a layer is derived when a rule first reads it, not before.
+    fn ensure(&mut self, rel: RelId) -> TokenStream {
+        match self.layer_of[rel] {
+            Some(l) if l != self.own_layer => {
+                self.ensures += 1;
+                let f = format_ident!("layer_{l}");
+                let idx = Literal::usize_unsuffixed(l);
+                quote! {
+                    if !self.done[#idx] {
+                        self.#f();
+                        self.done[#idx] = true;
+                    }
+                }
+            }
+            _ => TokenStream::new(),
         }
     }
 
@@ -358,11 +418,16 @@ impl RuleGen<'_> {
                 };
                 self.test_then_rest(i, test)
             }
-            Step::Scan(atom) => self.scan(i, atom),
+            Step::Scan(atom) => {
+                let ensure = self.ensure(atom.rel);
+                let scan = self.scan(i, atom);
+                quote! { #ensure #scan }
+            }
             Step::Member { atom, negated } => {
+                let ensure = self.ensure(atom.rel);
                 let check = self.member_check(atom, *negated);
                 let inner = self.steps(i + 1);
-                quote! { #check #inner }
+                quote! { #ensure #check #inner }
             }
             Step::Distinct(a, b) | Step::Same(a, b) => {
                 let ne = self.ne(a, b);
@@ -561,7 +626,9 @@ impl RuleGen<'_> {
             self.known.push((term.clone(), quote! { #id }));
         }
         self.loops.push(label.clone());
+        let ensures = self.ensures;
         let inner = self.steps(i + 1);
+        let evaluates_layers = self.ensures > ensures;
         self.loops.pop();
         self.known.truncate(known);
         let TableRows {
@@ -569,6 +636,7 @@ impl RuleGen<'_> {
             walk,
             walk_rows,
             state_range,
+            bounds,
             on_stride,
             row_of,
             rows_var,
@@ -576,6 +644,26 @@ impl RuleGen<'_> {
         } = rows;
         if walk.is_some() {
             let skip = on_stride.map(|on| quote! { if !(#on) { continue #label; } });
+            if evaluates_layers {
+                // A layer evaluated inside the walk borrows the whole
+                // game: the walk finds each next fluent anew.
+                let (from, end) = (format_ident!("from{i}"), format_ident!("end{i}"));
+                return quote! {
+                    #walk_rows
+                    let (mut #from, #end) = (#bounds);
+                    #label: loop {
+                        let f = ::gdl_runtime::support::next_one(&self.current.0, #from, #end);
+                        if f >= #end {
+                            break;
+                        }
+                        #from = f + 1;
+                        #skip
+                        let row = &#rows_var[#row_of];
+                        #(#binds)*
+                        #inner
+                    }
+                };
+            }
             return quote! {
                 #walk_rows
                 #label: for f in ones(#state_range) {
@@ -890,4 +978,48 @@ fn variable_uses(rule: &crate::compile::program::Rule) -> Vec<usize> {
 fn syn_label(i: usize) -> TokenStream {
     let l = syn::Lifetime::new(&format!("'l{i}"), Span::call_site());
     quote! { #l }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{generate_with, Strategy};
+
+    /// The body of the generated function `name`, up to the next function.
+    fn fn_code<'a>(code: &'a str, name: &str) -> &'a str {
+        let start = code.find(&format!("fn {name}(")).expect("the function");
+        let end = code[start + 3..]
+            .find("    fn ")
+            .map_or(code.len(), |e| start + 3 + e);
+        &code[start..end]
+    }
+
+    /// `terminal` reads the recursive `open` only when `(true alarm)`
+    /// holds; `open` is not read by any other keyword.
+    const GAME: &str = "(role a)\n(init (at 1))\n(succ 1 2)\n(succ 2 3)\n(succ 3 4)\n\
+        (<= (open ?x ?y) (succ ?x ?y) (not (true (wall ?y))))\n\
+        (<= (open ?x ?z) (succ ?x ?y) (not (true (wall ?y))) (open ?y ?z))\n\
+        (<= (legal a (go ?y)) (true (at ?x)) (succ ?x ?y))\n\
+        (<= (next (at ?y)) (does a (go ?y)))\n\
+        (<= (next alarm) (true (at 3)))\n\
+        (<= terminal (true alarm) (open 1 4))\n\
+        (<= terminal (true (at 4)))\n(goal a 100)\n";
+
+    #[test]
+    fn a_layer_is_evaluated_when_a_rule_first_reaches_it() {
+        let loaded = crate::load_bytes("t.kif".into(), GAME.into()).expect("valid");
+        let code = generate_with(&loaded, Strategy::Relational, "t.bin");
+        let code = code.expect("compiles").code;
+        let phase = fn_code(&code, "phase_terminal");
+        assert_eq!(phase.matches("self.layer_").count(), 1, "{phase}");
+        let rule = code
+            .split("/// (<= terminal (true alarm) (open 1 4))\n")
+            .nth(1)
+            .expect("the rule's function");
+        let rule = &rule[..rule.find("/// (<=").unwrap_or(rule.len())];
+        let (before, after) = rule
+            .split_once("self.layer_")
+            .expect("evaluates `open` first");
+        assert!(before.contains("self.current.holds("), "{rule}");
+        assert!(after.contains(".contains(&["), "{rule}");
+    }
 }

@@ -5,7 +5,6 @@
 //! static row tables and literals.
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::program::Program;
 use proc_macro2::{Literal, TokenStream};
@@ -288,18 +287,16 @@ pub fn lit(n: u32) -> Literal {
 }
 
 /// `phase_legal`, `phase_next`, `phase_terminal` and `phase_goal`: each
-/// evaluates the layers of its phase that are not done yet for the
-/// current state (or joint move), but those `kept` says are always up to
-/// date.
-pub fn phase_fns(layers: &Layers, kept: impl Fn(usize) -> bool) -> Vec<TokenStream> {
+/// evaluates, in `orders[phase]`'s order, those of its layers that are not
+/// done yet for the current state (or joint move).
+pub fn phase_fns(orders: &[Vec<usize>; 4]) -> Vec<TokenStream> {
     let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
-    layers
-        .phases
+    orders
         .iter()
         .zip(phase_names)
         .map(|(order, name)| {
             let name = format_ident!("{name}");
-            let calls = order.iter().filter(|&&l| !kept(l)).map(|&l| {
+            let calls = order.iter().map(|&l| {
                 let f = format_ident!("layer_{l}");
                 let idx = Literal::usize_unsuffixed(l);
                 quote! {

@@ -569,33 +569,35 @@ impl Magic<'_> {
             .map(|p| p.vars().iter().all(|v| bound.contains(v)))
             .collect();
         // A small right-linear relation is read materialized by a call
-        // per joint move, and by a call from outside its own rules that
-        // checks it (every argument bound) or whose bindings do not come
-        // from the state and static relations alone (the pieces on the
-        // board): from static relations alone they are every start
-        // (chess_200's `openStretch` from every square and direction),
-        // from another derived relation nearly every one (othello's
-        // `closedpiecestring` from the end of every `openpiecestring`);
-        // then it is as cheap computed once for all.
+        // from outside its own rules whose bindings do not come from the
+        // state and static relations alone (the pieces on the board): from
+        // static relations alone they are every start (chess_200's
+        // `openStretch` from every square and direction), from another
+        // derived relation nearly every one (othello's `closedpiecestring`
+        // from the end of every `openpiecestring`); then it is as cheap
+        // computed once for all. Asked from the pieces (the state, the
+        // move being made, or what the rewrite's relations were asked
+        // about), even to check one walk or per joint move, it is walked
+        // only where asked (chess's rays from its few sliding pieces, and
+        // from the piece just moved to the king it may check).
         let outside = rule.head.rel != a.rel;
         let from_pieces = || {
             let mut reads_state = false;
             for lit in prefix {
                 if let Lit::Pos(b) = lit {
-                    if b.rel == self.program.true_rel {
-                        reads_state = true;
-                    } else if b.rel >= self.program.relations.len()
-                        || self.program.class[b.rel] != Class::Static
+                    // A relation of the rewrite holds only what was asked.
+                    let demanded = b.rel >= self.program.relations.len();
+                    if b.rel == self.program.true_rel || b.rel == self.program.does_rel || demanded
                     {
+                        reads_state = true;
+                    } else if self.program.class[b.rel] != Class::Static {
                         return false;
                     }
                 }
             }
             reads_state
         };
-        let small_read_in_full = self.small.contains(&a.rel)
-            && (class == Class::Move
-                || (outside && (positions.iter().all(|&b| b) || !from_pieces())));
+        let small_read_in_full = self.small.contains(&a.rel) && outside && !from_pieces();
         if !positions.iter().any(|&b| b) || small_read_in_full {
             if self.plain.insert(a.rel) {
                 self.plain_queue.push(a.rel);
@@ -863,12 +865,15 @@ mod tests {
         };
         let adorned = walks(line(8));
         assert!(adorned.contains(&("bbf".into(), true)), "{adorned:?}");
-        // A check of one walk (every argument bound) reads it materialized
-        // anyway: then it stays so.
+        // A check of one walk from the pieces (every argument bound) is
+        // walked where asked too, per state or per joint move.
         let checked = line(8) + "(<= (legal a stay) (true (at ?x)) (walk ?x ?x 8))\n";
-        assert_eq!(walks(checked), Vec::new());
-        // So does a call from every start (bindings from static relations
-        // alone).
+        assert!(walks(checked).contains(&("bbb".into(), false)));
+        let per_move =
+            line(8) + "(<= (next (hit ?x)) (does a (play ?x)) (true (at ?y)) (walk ?y ?y ?x))\n";
+        assert!(walks(per_move).contains(&("bbb".into(), false)));
+        // A call from every start (bindings from static relations alone)
+        // reads it materialized: then it stays so.
         let everywhere = line(8) + "(<= (legal a (look ?y)) (cell ?x) (walk ?x ?x ?y))\n";
         assert_eq!(walks(everywhere), Vec::new());
     }
