@@ -44,7 +44,11 @@ STEPS=${STEPS:-100000}
 AFTER=${AFTER:-2}
 LIMIT=${LIMIT:-1800}
 LIST=${*:-ticTacToe connectFour breakthrough checkers skirmish blocker amazons chess englishDraughts hex reversi pentago 3pConnectFour knightThrough}
-echo "# cache $GDLC_CACHE_DIR; start clock $START_CLOCK s, play clock $PLAY_CLOCK s; ended $AFTER steps after the switch"
+case $AFTER in
+  all) how="played to its end or $STEPS steps" ;;
+  *) how="ended $AFTER steps after the switch" ;;
+esac
+echo "# cache $GDLC_CACHE_DIR; start clock $START_CLOCK s, play clock $PLAY_CLOCK s; each match $how"
 # Step lines answered after the switch.
 after_switch() {
   awk '/compiled reasoner in use/ { on = 1; next } on && /: step [0-9]+:/ { n++ } END { print n + 0 }' "$1"
@@ -77,11 +81,11 @@ for g in $LIST; do
   wait "$rpid" 2> /dev/null
   kill -- -"$pid" 2> /dev/null
   wait "$pid" 2> /dev/null
-  switch=$(grep -o 'compiled reasoner in use [0-9.]* s' "$OUT/$g.log" | grep -o '[0-9.]*' || true)
+  switch=$(grep -o 'compiled reasoner in use [0-9.]* s' "$OUT/$g.log" | grep -o '[0-9.]* s' || true)
   failed=$(grep -c 'compiling failed' "$OUT/$g.log")
   steps=$(grep -c ': step [0-9]*:' "$OUT/$g.log")
   first=$(grep -o 'interpreter [0-9]* it/s' "$OUT/$g.log" | head -1)
-  last=$(grep ': step [0-9]*:' "$OUT/$g.log" | tail -1 | sed 's/.*; //; s/)$//')
+  last=$(grep ': step [0-9]*:' "$OUT/$g.log" | tail -1 | grep 'it/s)$' | sed 's/.*; //; s/)$//')
   summary=$(grep '^seat 0' "$OUT/$g.referee" || echo "no referee summary")
-  echo "$g: compiled in use after ${switch:-never} s (failed builds: $failed); first step ${first:-none}; last step ${last:-none}; $steps steps, match ended $ended; $summary; load$(uptime | sed 's/.*load average//')"
+  echo "$g: compiled in use after ${switch:-never} (failed builds: $failed); first step ${first:-none}; last step ${last:-none}; $steps steps, match ended $ended; $summary; load$(uptime | sed 's/.*load average//')"
 done
