@@ -15,14 +15,17 @@
 //! (path, size, modification time: a development build of gdlc generates
 //! other code under the same version number), the runtime's folder, and
 //! each file's name and FNV-1a hash. When the record names this executable
-//! and runtime, every file it lists still has its hash, and the binary is
-//! newer than those files and the runtime's sources, [`Cache::prepare`]
-//! returns without running the compiler, which takes seconds on a large
-//! game (chess: 6 s, against 0.04 s for the whole warm run). Anything
+//! and runtime and every file it lists still has its hash, the files are
+//! what this executable would write (the folder's name fixes the text), so
+//! [`Cache::prepare`] only checks the binary's freshness, without running
+//! the compiler, which takes seconds on a large game (chess: 6 s, against
+//! 0.04 s for the whole warm run). The player, which builds a worker crate
+//! beside the game's and never its binary, relies on this too. Anything
 //! else (no record, another generator, a file missing or changed, an
 //! executable whose metadata cannot be read) generates the crate again,
 //! rewriting only the files whose content changed, so an unchanged binary
-//! stays fresh.
+//! stays fresh. Only the header's comment can differ from a new
+//! generation: it names the file the text was first read from.
 
 use crate::compile::Strategy;
 use crate::output::{
@@ -132,7 +135,7 @@ pub struct Prepared {
     /// from, so that no build is needed.
     pub fresh: bool,
     /// Whether this call generated the crate's files; not when this same
-    /// executable had generated them and the binary was fresh.
+    /// executable had generated them already.
     pub generated: bool,
     target: PathBuf,
 }
@@ -160,8 +163,8 @@ impl Cache {
 
     /// Writes the crate of `loaded` (reported as `game`) into the cache,
     /// rewriting only the files whose content changed; a crate this same
-    /// executable generated, with a fresh binary, is left as it is (see the
-    /// module's documentation).
+    /// executable generated is left as it is (see the module's
+    /// documentation).
     pub fn prepare(&self, loaded: &Loaded, game: &str) -> Result<Prepared, Error> {
         let mut key = format!("{VERSION}\0{game}\0").into_bytes();
         key.extend_from_slice(loaded.file.text.as_bytes());
@@ -178,27 +181,23 @@ impl Cache {
         let recorded = generator
             .as_deref()
             .and_then(|head| recorded_files(&dir, head));
-        if recorded.is_some_and(|files| is_fresh(&binary, files.iter().chain(&runtime_files))) {
-            return Ok(Prepared {
-                dir,
-                binary,
-                fresh: true,
-                generated: false,
-                target,
-            });
-        }
-        let files = crate_files(loaded, &package, game, &runtime, Strategy::Auto)?;
-        write_crate(&dir, &files)?;
-        if let Some(head) = generator {
-            write_if_changed(&dir.join(RECORD), record(head, &files).as_bytes())?;
-        }
-        let generated: Vec<PathBuf> = files.files.iter().map(|(f, _)| dir.join(f)).collect();
-        let fresh = is_fresh(&binary, generated.iter().chain(&runtime_files));
+        let (files, generated) = match recorded {
+            Some(files) => (files, false),
+            None => {
+                let files = crate_files(loaded, &package, game, &runtime, Strategy::Auto)?;
+                write_crate(&dir, &files)?;
+                if let Some(head) = generator {
+                    write_if_changed(&dir.join(RECORD), record(head, &files).as_bytes())?;
+                }
+                (files.files.iter().map(|(f, _)| dir.join(f)).collect(), true)
+            }
+        };
+        let fresh = is_fresh(&binary, files.iter().chain(&runtime_files));
         Ok(Prepared {
             dir,
             binary,
             fresh,
-            generated: true,
+            generated,
             target,
         })
     }
