@@ -9,18 +9,39 @@
 //! after the hash of gdlc's version, the game's name and its text, and one
 //! target folder that all of them share, so the runtime is compiled once.
 //! A binary newer than its crate's files and the runtime's is used as it is.
+//!
+//! A game seen before is not generated again: beside the crate's files,
+//! `.gdlc-generated` records what generated them — the running executable
+//! (path, size, modification time: a development build of gdlc generates
+//! other code under the same version number), the runtime's folder, and
+//! each file's name and FNV-1a hash. When the record names this executable
+//! and runtime and every file it lists still has its hash, the files are
+//! what this executable would write (the folder's name fixes the text), so
+//! [`Cache::prepare`] only checks the binary's freshness, without running
+//! the compiler, which takes seconds on a large game (chess: 6 s, against
+//! 0.04 s for the whole warm run). The player, which builds a worker crate
+//! beside the game's and never its binary, relies on this too. Anything
+//! else (no record, another generator, a file missing or changed, an
+//! executable whose metadata cannot be read) generates the crate again,
+//! rewriting only the files whose content changed, so an unchanged binary
+//! stays fresh. Only the header's comment can differ from a new
+//! generation: it names the file the text was first read from.
 
 use crate::compile::Strategy;
 use crate::output::{
-    crate_files, fnv1a64, runtime_path, write_crate, Error as OutputError, VERSION,
+    crate_files, fnv1a64, runtime_path, write_crate, write_if_changed, CrateFiles,
+    Error as OutputError, VERSION,
 };
 use crate::Loaded;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
-use std::time::SystemTime;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Lines of cargo's error output shown when a build fails.
 const STDERR_TAIL: usize = 40;
+
+/// The file in a game's crate folder that records what generated the crate.
+const RECORD: &str = ".gdlc-generated";
 
 /// Why the compiled backend could not run a command.
 pub enum Error {
@@ -113,6 +134,9 @@ pub struct Prepared {
     /// Whether the binary is there and newer than every file it is built
     /// from, so that no build is needed.
     pub fresh: bool,
+    /// Whether this call generated the crate's files; not when this same
+    /// executable had generated them already.
+    pub generated: bool,
     target: PathBuf,
 }
 
@@ -138,34 +162,93 @@ impl Cache {
     }
 
     /// Writes the crate of `loaded` (reported as `game`) into the cache,
-    /// rewriting only the files whose content changed.
+    /// rewriting only the files whose content changed; a crate this same
+    /// executable generated is left as it is (see the module's
+    /// documentation).
     pub fn prepare(&self, loaded: &Loaded, game: &str) -> Result<Prepared, Error> {
         let mut key = format!("{VERSION}\0{game}\0").into_bytes();
         key.extend_from_slice(loaded.file.text.as_bytes());
         let package = format!("gdlc-game-{:016x}", fnv1a64(&key));
         let runtime = runtime_path(None)?;
-        let files = crate_files(loaded, &package, game, &runtime, Strategy::Auto)?;
         let dir = self.root.join(&package);
-        write_crate(&dir, &files)?;
         let target = self.root.join("target");
         let binary = target
             .join("release")
             .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
-        let mut inputs: Vec<PathBuf> = files.files.iter().map(|(f, _)| dir.join(f)).collect();
-        inputs.push(runtime.join("Cargo.toml"));
-        sources_under(&runtime.join("src"), &mut inputs);
-        let fresh = modified(&binary).is_some_and(|built| {
-            inputs
-                .iter()
-                .all(|i| modified(i).is_some_and(|m| m < built))
-        });
+        let mut runtime_files = vec![runtime.join("Cargo.toml")];
+        sources_under(&runtime.join("src"), &mut runtime_files);
+        let generator = generator_head(&runtime);
+        let recorded = generator
+            .as_deref()
+            .and_then(|head| recorded_files(&dir, head));
+        let (files, generated) = match recorded {
+            Some(files) => (files, false),
+            None => {
+                let files = crate_files(loaded, &package, game, &runtime, Strategy::Auto)?;
+                write_crate(&dir, &files)?;
+                if let Some(head) = generator {
+                    write_if_changed(&dir.join(RECORD), record(head, &files).as_bytes())?;
+                }
+                (files.files.iter().map(|(f, _)| dir.join(f)).collect(), true)
+            }
+        };
+        let fresh = is_fresh(&binary, files.iter().chain(&runtime_files));
         Ok(Prepared {
             dir,
             binary,
             fresh,
+            generated,
             target,
         })
     }
+}
+
+/// The first lines of the record this executable writes with the runtime
+/// at `runtime`; `None` when the executable's metadata cannot be read
+/// (e.g. it was replaced while running).
+fn generator_head(runtime: &Path) -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let metadata = std::fs::metadata(&exe).ok()?;
+    let since = metadata.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+    Some(format!(
+        "gdlc {VERSION}\ngenerator {}\nsize {}\nmodified {}.{:09}\nruntime {}\n",
+        exe.display(),
+        metadata.len(),
+        since.as_secs(),
+        since.subsec_nanos(),
+        runtime.display()
+    ))
+}
+
+/// The record of `files` generated by the generator of `head`: `head`,
+/// then a line `file HASH NAME` per file.
+fn record(mut head: String, files: &CrateFiles) -> String {
+    for (name, content) in &files.files {
+        head.push_str(&format!("file {:016x} {name}\n", fnv1a64(content)));
+    }
+    head
+}
+
+/// The files of the crate in `dir` when its record begins with `head` and
+/// every file it lists has its recorded hash; else `None`.
+fn recorded_files(dir: &Path, head: &str) -> Option<Vec<PathBuf>> {
+    let record = std::fs::read_to_string(dir.join(RECORD)).ok()?;
+    let mut files = Vec::new();
+    for line in record.strip_prefix(head)?.lines() {
+        let (hash, name) = line.strip_prefix("file ")?.split_once(' ')?;
+        let path = dir.join(name);
+        let content = std::fs::read(&path).ok()?;
+        if format!("{:016x}", fnv1a64(&content)) != hash {
+            return None;
+        }
+        files.push(path);
+    }
+    (!files.is_empty()).then_some(files)
+}
+
+/// Whether `binary` is there and newer than every one of `inputs`.
+fn is_fresh<'a>(binary: &Path, mut inputs: impl Iterator<Item = &'a PathBuf>) -> bool {
+    modified(binary).is_some_and(|built| inputs.all(|i| modified(i).is_some_and(|m| m < built)))
 }
 
 impl Prepared {

@@ -857,7 +857,11 @@ fn the_gdl_perf_scripts_call_gdlc_and_report_a_missing_one_in_the_output() {
     assert!(read().contains("\nnumRollouts = "), "{}", read());
     let run = script("start_correctness_test.sh", gdlc, "12");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("seed 3"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("start_correctness_test.sh: seed 3"),
+        "{}",
+        run.stderr
+    );
     check_tictactoe_record(&read(), 12);
     let run = script("start_correctness_test.sh", "/nonexistent/gdlc", "12");
     assert_eq!(run.code, 1);

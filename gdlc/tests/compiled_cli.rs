@@ -10,9 +10,11 @@
 
 mod common;
 
-use common::{cargo, gdlc_cached, gdlc_with, project_game, test_cache, Run};
+use common::{cargo, gdlc_cached, gdlc_with, project_game, project_game_path, test_cache, Run};
+use gdlc::backend::{Cache, Prepared};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, SystemTime};
 
 /// Builds the emitted crate in `dir` (binary `name`) with `cargo` into the
 /// tests' cache; the path of its binary.
@@ -168,6 +170,67 @@ fn a_failed_build_names_the_generated_source() {
         run.stderr
     );
     assert!(run.stderr.contains("src/lib.rs`"), "{}", run.stderr);
+}
+
+/// Puts a file at the binary of `prepared`, modified at `when`, as a build
+/// would (only its time matters to the cache).
+fn fake_build(prepared: &Prepared, when: SystemTime) {
+    std::fs::create_dir_all(prepared.binary.parent().unwrap()).unwrap();
+    let file = std::fs::File::create(&prepared.binary).unwrap();
+    file.set_modified(when).unwrap();
+}
+
+#[test]
+fn a_game_seen_before_is_not_generated_again() {
+    let root = tempfile::tempdir().unwrap();
+    let cache = Cache::new(root.path());
+    let loaded = gdlc::load_path(&project_game_path("tictactoe")).unwrap();
+    let prepare = || cache.prepare(&loaded, "tictactoe").unwrap();
+    let first = prepare();
+    assert!(first.generated && !first.fresh);
+    let unbuilt = prepare();
+    assert!(
+        !unbuilt.generated && !unbuilt.fresh,
+        "no binary: built, not generated"
+    );
+    fake_build(&first, SystemTime::now() + Duration::from_secs(60));
+    let warm = prepare();
+    assert!(!warm.generated && warm.fresh, "built: used as it is");
+    let record = first.dir.join(".gdlc-generated");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    assert!(
+        text.contains(&format!("\ngenerator {}\n", exe.display())),
+        "{text}"
+    );
+    // Another build of gdlc: its record has another size.
+    std::fs::write(&record, text.replacen("\nsize ", "\nsize 1", 1)).unwrap();
+    let other = prepare();
+    assert!(
+        other.generated && other.fresh,
+        "the same files: the binary stays fresh"
+    );
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
+    assert!(
+        !prepare().generated,
+        "the record names this executable again"
+    );
+    // A file edited since: generated again, and the edit undone.
+    let lib = std::fs::read_to_string(first.source()).unwrap();
+    std::fs::write(first.source(), format!("{lib}\n")).unwrap();
+    assert!(prepare().generated, "a changed file");
+    assert_eq!(std::fs::read_to_string(first.source()).unwrap(), lib);
+    std::fs::remove_file(first.dir.join("src/main.rs")).unwrap();
+    assert!(prepare().generated, "a missing file");
+    std::fs::remove_file(&record).unwrap();
+    assert!(prepare().generated, "no record");
+    assert!(!prepare().generated, "the record is written again");
+    fake_build(&first, SystemTime::UNIX_EPOCH + Duration::from_secs(1));
+    let stale = prepare();
+    assert!(
+        !stale.generated && !stale.fresh,
+        "a binary older than its sources"
+    );
 }
 
 #[test]

@@ -7,4 +7,7 @@
 # `!T!false`, one `!L!` line per role and `!C!`, per game `!T!true` and
 # `!G!`, then `!F!`; `!E!` on error) until a game ends after more than
 # STATE_CHANGES joint moves. See start_perf_test.sh.
-GDLC_PERF_MODE=correctness exec "$(dirname "$0")/start_perf_test.sh" "$@"
+GDLC_PERF_MODE=correctness
+# Sourced rather than run, so that $0, the name its messages give, stays
+# this script's.
+. "$(dirname "$0")/start_perf_test.sh"
