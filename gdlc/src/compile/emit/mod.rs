@@ -2,7 +2,9 @@
 //! module (`State`, `Move`, `Game: Reasoner`). [`skeleton`] writes what
 //! every emitter writes alike and [`arrays`] the long constant arrays; one
 //! emitter per way of evaluating: [`relational`] (its rules' loops in
-//! [`relational_rules`], its constant-table lookups in [`table_lookups`]), [`ground`] (every state in full) and
+//! [`relational_rules`], its layers in [`relational_layers`], its
+//! constant-table lookups in [`table_lookups`]), [`ground`] (every state in
+//! full) and
 //! [`incremental`]. The two ground emitters share
 //! [`ground_rules`] (the rules over the bit vector) and [`ground_answers`]
 //! (the answers read off it); no emitter imports another.
@@ -13,6 +15,7 @@ pub mod ground_answers;
 pub mod ground_rules;
 pub mod incremental;
 pub mod relational;
+pub mod relational_layers;
 pub mod relational_rules;
 pub mod skeleton;
 pub mod table_lookups;

@@ -13,7 +13,8 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::relational_rules::{layer_fn, phase_roots, rel_field, rule_fns};
+use crate::compile::emit::relational_layers::{layer_fn, phase_roots, rel_field};
+use crate::compile::emit::relational_rules::rule_fns;
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};

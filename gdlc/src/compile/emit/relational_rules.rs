@@ -7,7 +7,8 @@
 //! the loops use.
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::analyse::layers::{Layer, Layers};
+use crate::compile::analyse::layers::Layers;
+use crate::compile::emit::relational_layers::{layer_of, rel_field, Recursion};
 use crate::compile::emit::skeleton::lit;
 use crate::compile::emit::table_lookups::{PatternDomain, Registered, TableLookups, MAX_OFFSETS};
 use crate::compile::program::{Atom, Pat, Program, RelId};
@@ -93,143 +94,6 @@ fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStre
                         #body
                     }
                 }
-            }
-        }
-    }
-}
-
-/// The layer defining each relation (`None` for a relation no rule
-/// derives: a static one, `true` or `does`).
-fn layer_of(program: &Program, layers: &Layers) -> Vec<Option<usize>> {
-    let mut of = vec![None; program.relations.len()];
-    for (i, layer) in layers.layers.iter().enumerate() {
-        for &r in &layer.members {
-            of[r] = Some(i);
-        }
-    }
-    of
-}
-
-/// The layers each phase evaluates itself, in order: those defining the
-/// relations its answers read; every other layer is evaluated when a rule
-/// first reads it (see `RuleGen::ensure`), so a relation that no rule
-/// reaches in a state (chess's threat blockers when no king is in check)
-/// is not derived there.
-pub fn phase_roots(program: &Program, layers: &Layers) -> [Vec<usize>; 4] {
-    let of = layer_of(program, layers);
-    program.answers.clone().map(|roots| {
-        let mut order: Vec<usize> = roots.iter().filter_map(|&r| of[r]).collect();
-        order.sort_unstable();
-        order.dedup();
-        order
-    })
-}
-
-/// The field of a relation's container.
-pub fn rel_field(r: RelId) -> Ident {
-    format_ident!("r{r}")
-}
-
-/// How a planned rule takes part in the fixpoint of its layer.
-pub struct Recursion {
-    /// The rule.
-    rule: usize,
-    /// Steps scanning a relation of the rule's layer, with that relation.
-    deltas: Vec<(usize, RelId)>,
-    /// Whether the rule reads a relation of its own layer.
-    reads_members: bool,
-    /// Whether it must run in full every round (a relation of its layer
-    /// is only checked, not scanned, so no step can be restricted).
-    full_each_round: bool,
-}
-
-impl Recursion {
-    /// How `plan`'s rule takes part in the fixpoint of its `layer`: in a
-    /// recursive layer, the steps that scan a relation of the layer get a
-    /// variant restricted to the facts new in the last round.
-    fn of(plan: &RulePlan, layer: &Layer) -> Self {
-        let mut deltas = Vec::new();
-        let mut reads_members = false;
-        let mut full_each_round = false;
-        if layer.recursive {
-            for (i, step) in plan.steps.iter().enumerate() {
-                match step {
-                    Step::Scan(a) if layer.members.contains(&a.rel) => {
-                        reads_members = true;
-                        deltas.push((i, a.rel));
-                    }
-                    Step::Member { atom, .. } if layer.members.contains(&atom.rel) => {
-                        reads_members = true;
-                        full_each_round = true;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        Recursion {
-            rule: plan.rule,
-            deltas,
-            reads_members,
-            full_each_round,
-        }
-    }
-}
-
-/// The function evaluating one layer: every rule once; for a recursive
-/// layer then, semi-naively, rounds in which each rule that reads the
-/// layer runs once per scan of it, that scan restricted to the facts new
-/// in the last round, until no relation of the layer grows.
-pub fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
-    let name = format_ident!("layer_{i}");
-    let rules: Vec<&Recursion> = layer
-        .rules
-        .iter()
-        .filter_map(|r| recursion.iter().find(|x| x.rule == *r))
-        .collect();
-    let calls: Vec<TokenStream> = rules
-        .iter()
-        .map(|x| {
-            let f = format_ident!("rule_{}", x.rule);
-            quote! { self.#f(); }
-        })
-        .collect();
-    if !layer.recursive {
-        return quote! {
-            fn #name(&mut self) {
-                #(#calls)*
-            }
-        };
-    }
-    let member = |r: RelId| layer.members.iter().position(|&m| m == r).expect("member");
-    let mut round = Vec::new();
-    for x in rules.iter().filter(|x| x.reads_members) {
-        if x.full_each_round {
-            let f = format_ident!("rule_{}", x.rule);
-            round.push(quote! { self.#f(); });
-            continue;
-        }
-        for &(step, rel) in &x.deltas {
-            let f = format_ident!("rule_{}_delta_{step}", x.rule);
-            let m = Literal::usize_unsuffixed(member(rel));
-            round.push(quote! { self.#f(lo[#m]); });
-        }
-    }
-    let sizes = layer.members.iter().map(|&r| {
-        let f = rel_field(r);
-        quote! { self.#f.len() }
-    });
-    let n = Literal::usize_unsuffixed(layer.members.len());
-    quote! {
-        fn #name(&mut self) {
-            #(#calls)*
-            let mut lo = [0usize; #n];
-            loop {
-                let hi = [#(#sizes),*];
-                if hi == lo {
-                    break;
-                }
-                #(#round)*
-                lo = hi;
             }
         }
     }
@@ -978,48 +842,4 @@ fn variable_uses(rule: &crate::compile::program::Rule) -> Vec<usize> {
 fn syn_label(i: usize) -> TokenStream {
     let l = syn::Lifetime::new(&format!("'l{i}"), Span::call_site());
     quote! { #l }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::compile::{generate_with, Strategy};
-
-    /// The body of the generated function `name`, up to the next function.
-    fn fn_code<'a>(code: &'a str, name: &str) -> &'a str {
-        let start = code.find(&format!("fn {name}(")).expect("the function");
-        let end = code[start + 3..]
-            .find("    fn ")
-            .map_or(code.len(), |e| start + 3 + e);
-        &code[start..end]
-    }
-
-    /// `terminal` reads the recursive `open` only when `(true alarm)`
-    /// holds; `open` is not read by any other keyword.
-    const GAME: &str = "(role a)\n(init (at 1))\n(succ 1 2)\n(succ 2 3)\n(succ 3 4)\n\
-        (<= (open ?x ?y) (succ ?x ?y) (not (true (wall ?y))))\n\
-        (<= (open ?x ?z) (succ ?x ?y) (not (true (wall ?y))) (open ?y ?z))\n\
-        (<= (legal a (go ?y)) (true (at ?x)) (succ ?x ?y))\n\
-        (<= (next (at ?y)) (does a (go ?y)))\n\
-        (<= (next alarm) (true (at 3)))\n\
-        (<= terminal (true alarm) (open 1 4))\n\
-        (<= terminal (true (at 4)))\n(goal a 100)\n";
-
-    #[test]
-    fn a_layer_is_evaluated_when_a_rule_first_reaches_it() {
-        let loaded = crate::load_bytes("t.kif".into(), GAME.into()).expect("valid");
-        let code = generate_with(&loaded, Strategy::Relational, "t.bin");
-        let code = code.expect("compiles").code;
-        let phase = fn_code(&code, "phase_terminal");
-        assert_eq!(phase.matches("self.layer_").count(), 1, "{phase}");
-        let rule = code
-            .split("/// (<= terminal (true alarm) (open 1 4))\n")
-            .nth(1)
-            .expect("the rule's function");
-        let rule = &rule[..rule.find("/// (<=").unwrap_or(rule.len())];
-        let (before, after) = rule
-            .split_once("self.layer_")
-            .expect("evaluates `open` first");
-        assert!(before.contains("self.current.holds("), "{rule}");
-        assert!(after.contains(".contains(&["), "{rule}");
-    }
 }
