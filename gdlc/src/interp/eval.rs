@@ -3,7 +3,7 @@
 
 use super::plan::{Adornment, CallMode, KeyArg, Pattern, RelId, RulePlan, Step};
 use super::table::Table;
-use crate::ir::limits::{exceeded, max_work};
+use crate::ir::limits::{exceeded, max_work, MAX_ROWS};
 use crate::ir::terms::{TermData, TermId, TermStore};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -233,6 +233,16 @@ impl Join<'_> {
         ))
     }
 
+    /// Stops the evaluation: the rule derived more facts than a relation may
+    /// hold (before they reach its table, which checks the same limit).
+    #[cold]
+    fn too_many_facts(&self) -> ! {
+        exceeded(format!(
+            "more than {MAX_ROWS} facts of `{}`",
+            self.tables[self.plan.head_rel].name()
+        ))
+    }
+
     fn step(&mut self, i: usize) {
         self.spend();
         let Some(step) = self.plan.steps.get(i) else {
@@ -242,6 +252,9 @@ impl Join<'_> {
                 .iter()
                 .map(|p| instantiate(self.store, p, &self.bindings))
                 .collect();
+            if self.out.len() >= MAX_ROWS {
+                self.too_many_facts();
+            }
             self.out.push(head);
             self.done = self.first_only || self.out.len() >= self.budget;
             return;
