@@ -16,7 +16,7 @@ const USAGE: &str = "usage:
       generated games run by the interpreter and every compiled strategy; failures shrunk and saved in DIR
   gdlc-fuzz mutate [--seed N] [--mutants N] [--seconds S] [--limit S] [--out DIR] [PATH...]
       mutants of the descriptions in PATH (files or folders; default games/ and ../shared/games);
-      --limit: CPU seconds one mutant may take before it counts as a hang (20)
+      --limit: CPU seconds one mutant may take before it counts as a hang (60: past the interpreter's work limit, which the slowest mutants found reach in under a minute)
   gdlc-fuzz ci [--out DIR] [--work DIR]
       both, time-boxed with fixed seeds (a few minutes)
   gdlc-fuzz worker --memory-cap BYTES
@@ -190,7 +190,7 @@ fn mutate(options: &Options, seconds: f64) -> bool {
         seed: options.seed.unwrap_or(1),
         mutants: options.mutants,
         until: Instant::now() + Duration::from_secs_f64(seconds),
-        limit: Duration::from_secs_f64(options.limit.unwrap_or(20.0)),
+        limit: Duration::from_secs_f64(options.limit.unwrap_or(60.0)),
         shrink_time: Duration::from_secs(120),
     };
     let exe = std::env::current_exe().unwrap_or_else(|_| "gdlc-fuzz".into());

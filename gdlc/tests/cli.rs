@@ -156,6 +156,38 @@ fn safety() {
     );
 }
 
+/// A helper unsafe on its own, unfolded into a caller that leaves it
+/// unsafe: the error names the helper's variable as written (not its
+/// renamed copy) and the helper it comes from, at the helper's variable,
+/// with the caller's rule.
+#[test]
+fn an_unsafe_unfolded_helper_names_its_variable_as_written() {
+    let text = "(role a)\n(init p)\n(<= (helper ?x ?y) (true p))\n\
+                (<= (legal a ?z) (helper 1 ?z) (true p))\n\
+                (<= (next p) (true p))\n(<= terminal (not (true p)))\n(goal a 0)\n";
+    assert_error(
+        text,
+        "unsafe-variable",
+        3,
+        16,
+        "variable `?y` in the head is not bound by any positive literal of the rule for \
+         `legal/2` (`?y` is written in `helper/2`, unfolded into that rule)",
+    );
+    let (run, path) = check(text);
+    assert!(
+        run.stderr
+            .contains("4 | (<= (legal a ?z) (helper 1 ?z) (true p))"),
+        "the caller's rule is not shown in:\n{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(&format!("{path}:3:16")),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("?y 1"), "{}", run.stderr);
+}
+
 #[test]
 fn stratification_names_the_cycle() {
     assert_error(

@@ -9,7 +9,7 @@
 //!   the call's arguments unified into it), which makes the callers safe
 //!   when they bind those arguments.
 
-use super::safety::{bound_variables, unsafe_variables};
+use super::safety::{bound_variables, renamed_variable, unsafe_variables};
 use crate::diagnostics::Diagnostic;
 use crate::ir::written_name;
 use crate::normal::{NormalLiteral, NormalRule};
@@ -103,7 +103,7 @@ pub fn unfold_helpers(rules: Vec<NormalRule>, out: &mut Vec<Diagnostic>) -> Vec<
             };
             for def in &definitions {
                 fresh += 1;
-                let def = rename(def, fresh);
+                let def = rename(def, fresh, helper);
                 let mut subst = FxHashMap::default();
                 if !call
                     .args
@@ -213,16 +213,16 @@ fn helper_relations(rules: &[NormalRule]) -> Vec<Relation> {
     candidates
 }
 
-/// `rule` with every variable renamed apart (`?x` becomes `?x N`), each
-/// keeping the span of its first occurrence, so that a diagnostic about an
-/// unfolded rule points into the helper as written.
-fn rename(rule: &NormalRule, fresh: usize) -> NormalRule {
+/// A rule of `helper` with every variable renamed apart
+/// ([`renamed_variable`]), each keeping the span of its first occurrence,
+/// so that a diagnostic about an unfolded rule points into the helper as
+/// written and names the variable as written.
+fn rename(rule: &NormalRule, fresh: usize, helper: &Relation) -> NormalRule {
     let mut subst: FxHashMap<String, Term> = FxHashMap::default();
     let mut add = |v: &str, span| {
-        // A space never occurs in a written variable, so the new names are fresh.
         subst
             .entry(v.to_string())
-            .or_insert_with(|| Term::Var(format!("{v} {fresh}"), span));
+            .or_insert_with(|| Term::Var(renamed_variable(v, fresh, helper), span));
     };
     rule.head.for_each_var(&mut add);
     for l in &rule.body {

@@ -45,6 +45,22 @@ pub fn unsafe_variables(rule: &NormalRule) -> Vec<(&str, Span, &'static str)> {
     found
 }
 
+/// The name of variable `var` of a rule of `helper` renamed apart (the
+/// `fresh`-th copy) to be unfolded into a caller: a space never occurs in a
+/// written variable, so the name is fresh, and it keeps what a diagnostic
+/// needs to show the variable as written.
+pub fn renamed_variable(var: &str, fresh: usize, helper: &Relation) -> String {
+    format!("{var} {fresh} {helper}")
+}
+
+/// A variable as written, and the helper it was written in when it was
+/// renamed by [`renamed_variable`] (the first helper, if renamed again).
+fn written_variable(var: &str) -> (&str, Option<&str>) {
+    let mut parts = var.split(' ');
+    let written = parts.next().unwrap_or(var);
+    (written, parts.nth(1))
+}
+
 /// Reports unsafe rules.
 pub fn check(rules: &[NormalRule], out: &mut Vec<Diagnostic>) {
     let mut reported: FxHashSet<(Span, String)> = FxHashSet::default();
@@ -54,10 +70,14 @@ pub fn check(rules: &[NormalRule], out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let relation: Relation = rule.head.relation();
+            let (written, helper) = written_variable(var);
+            let origin = helper.map_or_else(String::new, |h| {
+                format!(" (`{written}` is written in `{h}`, unfolded into that rule)")
+            });
             out.push(
                 Diagnostic::error(
                     "unsafe-variable",
-                    format!("variable `{var}` in {place} is not bound by any positive literal of the rule for `{relation}`"),
+                    format!("variable `{written}` in {place} is not bound by any positive literal of the rule for `{relation}`{origin}"),
                 )
                 .at(span, "unbound variable")
                 .also(rule.span, "in this rule"),

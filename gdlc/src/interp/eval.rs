@@ -3,11 +3,17 @@
 
 use super::plan::{Adornment, CallMode, KeyArg, Pattern, RelId, RulePlan, Step};
 use super::table::Table;
+use crate::ir::limits::{exceeded, max_work, MAX_ROWS};
 use crate::ir::terms::{TermData, TermId, TermStore};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 const UNBOUND: TermId = TermId::MAX;
+
+/// Join steps counted for each answer of a recursive call copied into the
+/// answers of a call in progress: a copy allocates the tuple, which costs
+/// about as much as this many rows tried.
+const COPY_STEPS: usize = 8;
 
 /// The rows of each table a join may read: `[start, end)` per step (used by
 /// semi-naive evaluation to restrict one literal to the newest facts).
@@ -49,6 +55,11 @@ pub struct DemandCache {
     /// Whether some partial answers grew since the innermost iterating call
     /// began its current round.
     grew: bool,
+    /// Join steps taken in the current evaluation; kept here because every
+    /// join and call reaches it.
+    work: u64,
+    /// Most join steps one evaluation may take ([`max_work`]).
+    work_limit: u64,
 }
 
 impl DemandCache {
@@ -62,7 +73,14 @@ impl DemandCache {
             depth: 0,
             low: usize::MAX,
             grew: false,
+            work: 0,
+            work_limit: max_work(),
         }
+    }
+
+    /// Starts a new evaluation: its join steps are counted from zero.
+    pub fn start_evaluation(&mut self) {
+        self.work = 0;
     }
 
     /// Forgets the answers of called form `form`.
@@ -190,7 +208,43 @@ impl Join<'_> {
         }
     }
 
+    /// Counts one join step, stopping the evaluation past the work limit.
+    #[inline]
+    fn spend(&mut self) {
+        self.spend_many(1);
+    }
+
+    /// Counts `steps` join steps (each answer of a recursive call copied
+    /// counts [`COPY_STEPS`]), stopping the evaluation past the work limit.
+    #[inline]
+    fn spend_many(&mut self, steps: usize) {
+        self.cache.work += steps as u64;
+        if self.cache.work > self.cache.work_limit {
+            self.out_of_work();
+        }
+    }
+
+    #[cold]
+    fn out_of_work(&self) -> ! {
+        exceeded(format!(
+            "more than {} join steps in one evaluation (stopped in a rule for `{}`)",
+            self.cache.work_limit,
+            self.tables[self.plan.head_rel].name()
+        ))
+    }
+
+    /// Stops the evaluation: the rule derived more facts than a relation may
+    /// hold (before they reach its table, which checks the same limit).
+    #[cold]
+    fn too_many_facts(&self) -> ! {
+        exceeded(format!(
+            "more than {MAX_ROWS} facts of `{}`",
+            self.tables[self.plan.head_rel].name()
+        ))
+    }
+
     fn step(&mut self, i: usize) {
+        self.spend();
         let Some(step) = self.plan.steps.get(i) else {
             let head: Box<[TermId]> = self
                 .plan
@@ -198,6 +252,9 @@ impl Join<'_> {
                 .iter()
                 .map(|p| instantiate(self.store, p, &self.bindings))
                 .collect();
+            if self.out.len() >= MAX_ROWS {
+                self.too_many_facts();
+            }
             self.out.push(head);
             self.done = self.first_only || self.out.len() >= self.budget;
             return;
@@ -347,6 +404,8 @@ impl Join<'_> {
         let key = (form, values);
         if let Some(&at) = self.cache.in_progress.get(&key) {
             self.cache.low = self.cache.low.min(at);
+            let partial = self.cache.partial[form].get(&key.1).map_or(0, Vec::len);
+            self.spend_many(partial * COPY_STEPS);
             return self.cache.partial[form]
                 .get(&key.1)
                 .map_or_else(|| Rc::from(Vec::new()), |v| Rc::from(v.clone()));
@@ -369,6 +428,8 @@ impl Join<'_> {
                 self.demand,
                 self.cache,
             );
+            let copied = self.cache.partial[form].get(&values).map_or(0, Vec::len);
+            self.spend_many((copied + found.len()) * COPY_STEPS);
             let entry = self.cache.partial[form].entry(values.clone()).or_default();
             let before = entry.len();
             entry.extend(found);
@@ -397,6 +458,7 @@ impl Join<'_> {
     }
 
     fn try_row(&mut self, i: usize, args: &[Pattern], row: &[TermId]) {
+        self.spend();
         let mark = self.trail.len();
         if args
             .iter()

@@ -14,7 +14,7 @@ mod plan;
 mod table;
 
 pub use crate::ir::limits::{
-    catch_limit, quiet_resource_limits, ResourceLimit, MAX_ROWS, MAX_TERMS,
+    catch_limit, quiet_resource_limits, ResourceLimit, MAX_ROWS, MAX_TERMS, MAX_WORK,
 };
 use crate::ir::terms::{TermId, TermStore};
 use crate::ir::{Class, Phase};
@@ -130,6 +130,7 @@ impl Interpreter {
 
     /// Evaluates the strata in `order` that are not evaluated yet.
     fn evaluate(&mut self, order: &[usize]) {
+        self.cache.start_evaluation();
         for &s in order {
             if self.evaluated[s] {
                 continue;

@@ -57,6 +57,11 @@ impl Table {
         self.indexes.len() - 1
     }
 
+    /// The relation's name as shown in messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Adds a row; `false` if it was already there.
     pub fn insert(&mut self, row: Box<[TermId]>, store: &TermStore) -> bool {
         if self.rows.contains(&row) {

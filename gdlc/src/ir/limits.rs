@@ -6,6 +6,28 @@
 pub const MAX_TERMS: usize = 20_000_000;
 /// Most facts one relation may hold before the interpreter gives up.
 pub const MAX_ROWS: usize = 10_000_000;
+/// Most join steps (rows tried, literals tested, calls made, answers of
+/// recursive calls copied) one evaluation may take: the static relations of
+/// one stratum at load time, or the relations one phase needs in one state
+/// (or for one joint move). A description whose joins run on for minutes
+/// (a recursion over a cyclic successor relation, a rule with an unbound
+/// variable crossing large relations) stops here with an error; the
+/// heaviest evaluation of the corpus takes far less (see the README).
+pub const MAX_WORK: u64 = 1_000_000_000;
+
+/// The work limit in force: [`MAX_WORK`], or the value of the environment
+/// variable `GDLC_MAX_WORK` when it is set (the tests use a lower one to
+/// reach the limit quickly in unoptimized builds).
+pub fn max_work() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("GDLC_MAX_WORK")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(MAX_WORK)
+    })
+}
+
 /// The panic payload with which the interpreter stops when a description
 /// needs more than its resource limits (a relation materialized bottom-up
 /// that a top-down prover would only query). The methods of
