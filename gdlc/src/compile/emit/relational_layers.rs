@@ -105,8 +105,11 @@ pub fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream
             quote! { self.#f(); }
         })
         .collect();
+    // Out of line: a layer runs once per state, from wherever a rule
+    // first reads it, and inlined there it would crowd the rule's loops.
     if !layer.recursive {
         return quote! {
+            #[inline(never)]
             fn #name(&mut self) {
                 #(#calls)*
             }
@@ -132,6 +135,7 @@ pub fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream
     });
     let n = Literal::usize_unsuffixed(layer.members.len());
     quote! {
+        #[inline(never)]
         fn #name(&mut self) {
             #(#calls)*
             let mut lo = [0usize; #n];
