@@ -254,29 +254,42 @@ impl<'r> Builder<'r> {
     }
 
     /// Which relations are answered on demand: the static ones too large to
-    /// materialize, and the derived, non-recursive, non-static ones that are
-    /// not a keyword the phases read, unless a bottom-up plan reads them
-    /// with no argument bound. Their rules run top-down for each binding a
-    /// caller asks about, instead of being materialized for every state.
+    /// materialize, and the derived, non-static ones that are not a keyword
+    /// the phases read, unless a bottom-up plan reads them with no argument
+    /// bound. Their rules run top-down for each binding a caller asks about,
+    /// instead of being materialized for every state. A component of
+    /// several relations is answered on demand only when it reads a static
+    /// relation answered on demand (which cannot be scanned whole), its
+    /// relations tabled together, or all materialized.
     fn on_demand(&self) -> Vec<bool> {
         let mut on_demand = self.static_on_demand.clone();
         for stratum in &self.strata {
-            if stratum.members.len() == 1
-                && stratum.class != Class::Static
+            if stratum.class != Class::Static
                 && !stratum.plans.is_empty()
-                && !self.keyword_rels.contains(&stratum.members[0])
+                && (stratum.members.len() == 1 || self.reads_static_on_demand(stratum))
+                && !stratum
+                    .members
+                    .iter()
+                    .any(|m| self.keyword_rels.contains(m))
             {
-                on_demand[stratum.members[0]] = true;
+                stratum.members.iter().for_each(|&m| on_demand[m] = true);
             }
         }
         self.materialize_scanned(&mut on_demand);
         on_demand
     }
 
+    /// Whether the rules of `stratum` read a static relation answered on
+    /// demand.
+    fn reads_static_on_demand(&self, stratum: &Stratum) -> bool {
+        let mut steps = stratum.plans.iter().flat_map(|p| &p.steps);
+        steps.any(|s| step_relation(s).is_some_and(|r| self.static_on_demand[r]))
+    }
+
     /// Takes out of `on_demand` the relations a bottom-up plan reads with no
-    /// argument bound. Only the plans of materialized relations run
-    /// bottom-up; excluding a relation makes its own plan run, so this
-    /// repeats until nothing changes.
+    /// argument bound, with the rest of their component. Only the plans of
+    /// materialized relations run bottom-up; excluding a relation makes its
+    /// own plan run, so this repeats until nothing changes.
     fn materialize_scanned(&self, on_demand: &mut [bool]) {
         loop {
             let mut changed = false;
@@ -290,7 +303,8 @@ impl<'r> Builder<'r> {
                             && !self.static_on_demand[rel]
                             && call_inputs(step).is_none()
                         {
-                            on_demand[rel] = false;
+                            let component = &self.strata[self.component_of[rel]].members;
+                            component.iter().for_each(|&m| on_demand[m] = false);
                             changed = true;
                         }
                     }
@@ -306,6 +320,7 @@ impl<'r> Builder<'r> {
     /// strata's plans and then in the plans of each called form, planning
     /// every called form for its bound arguments.
     fn plan_calls(&mut self, on_demand: &[bool]) -> DemandPlans {
+        self.mark_unbounded(on_demand);
         let mut demand = DemandPlans::default();
         let graph = &self.graph;
         let rel_of = |atom: &Atom| relation_id(graph, atom);
@@ -343,6 +358,29 @@ impl<'r> Builder<'r> {
             .map(|a| self.strata[self.component_of[a.rel]].recursive)
             .collect();
         demand
+    }
+
+    /// Marks as [`plan::Size::Unbounded`] the relations answered on demand
+    /// that read, directly or not, a static relation answered on demand.
+    fn mark_unbounded(&mut self, on_demand: &[bool]) {
+        let mut unbounded = self.static_on_demand.clone();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for stratum in &self.strata {
+                let mut steps = stratum.plans.iter().flat_map(|p| &p.steps);
+                if on_demand[stratum.members[0]]
+                    && !unbounded[stratum.members[0]]
+                    && steps.any(|s| step_relation(s).is_some_and(|r| unbounded[r]))
+                {
+                    stratum.members.iter().for_each(|&m| unbounded[m] = true);
+                    changed = true;
+                }
+            }
+        }
+        for (size, _) in self.sizes.iter_mut().zip(&unbounded).filter(|(_, &u)| u) {
+            *size = plan::Size::Unbounded;
+        }
     }
 
     /// The strata each phase needs, in evaluation order: those of the

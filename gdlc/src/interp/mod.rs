@@ -461,4 +461,44 @@ mod tests {
             .iter()
             .any(|t| t.len() as usize > build::STATIC_BUDGET));
     }
+
+    #[test]
+    fn recursion_over_a_list_too_large_to_materialize_is_tabled_top_down() {
+        // `islist` (lists of up to 7 of 9 nodes, about 5.4 million facts) is
+        // too large to materialize, and `path`/`path2` carry a list of the
+        // nodes visited, so they are called top-down with the list bound
+        // and `append` is called with its first two arguments bound. The
+        // edges 1-2, 2-3, 3-1, 3-4 and 5-1 in the state reach 1, 2, 3 and
+        // 4 from 1 by paths that visit no node twice, and never 5.
+        let mut lists = String::from("(islist nil)");
+        for k in 1..=7 {
+            let vars: Vec<String> = (1..=k).map(|i| format!("?e{i}")).collect();
+            let list = vars
+                .iter()
+                .rev()
+                .fold("nil".to_string(), |t, v| format!("(cons {v} {t})"));
+            let body: Vec<String> = vars.iter().map(|v| format!("(node {v})")).collect();
+            lists.push_str(&format!(" (<= (islist {list}) {})", body.join(" ")));
+        }
+        let edges: String = [(1, 2), (2, 3), (3, 1), (3, 4), (5, 1)]
+            .iter()
+            .map(|(a, b)| format!(" (init (edge {a} {b}))"))
+            .collect();
+        let mut r = interpreter(&format!(
+            "(role p) (node 1) (node 2) (node 3) (node 4) (node 5) (node 6) (node 7) (node 8) (node 9)
+             {lists} {edges}
+             (<= (append ?e nil (cons ?e nil)) (node ?e))
+             (<= (append ?e (cons ?h ?t) (cons ?h ?t2))
+                 (node ?h) (distinct ?e ?h) (islist ?t) (append ?e ?t ?t2) (islist ?t2))
+             (<= (path ?x ?y ?l) (append ?x ?l ?l2) (path2 ?x ?y ?l2))
+             (<= (path2 ?x ?y ?l) (true (edge ?x ?y)) (islist ?l))
+             (<= (path2 ?x ?y ?l) (true (edge ?x ?z)) (path ?z ?y ?l) (islist ?l))
+             (<= (legal p (go ?y)) (path 1 ?y nil))
+             (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+             (<= terminal (true (edge 1 1)))
+             (goal p 100)"
+        ));
+        let s0 = r.initial_state();
+        assert_eq!(legal(&mut r, &s0), ["(go 1)", "(go 2)", "(go 3)", "(go 4)"]);
+    }
 }

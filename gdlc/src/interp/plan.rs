@@ -124,6 +124,10 @@ pub enum Size {
     Moves,
     /// Not known before the game runs.
     Unknown,
+    /// Answered on demand and reading a static relation too large to
+    /// materialize: every argument left unbound may multiply its answers
+    /// without limit, so it is called with as many bound as can be.
+    Unbounded,
 }
 
 /// What the planner needs: term interning, the relation ids, the tables (to
@@ -259,6 +263,7 @@ impl Planner<'_> {
             },
             Size::Moves => 1.0,
             Size::Unknown => 100.0 / 10f64.powi(known),
+            Size::Unbounded => 100.0 * 10f64.powi(args.len() as i32 - known),
         }
     }
 
