@@ -10,7 +10,9 @@ pub enum CompileError {
     /// Evaluating the static relations at compile time hit the
     /// interpreter's resource limit (its message).
     StaticRelations(String),
-    /// A static relation some phase needs has too many facts to tabulate.
+    /// A static relation some phase needs has too many facts to tabulate,
+    /// and is recursive: answered on demand, it could build terms that no
+    /// compile-time numbering holds.
     StaticRelationTooLarge {
         /// The relation, as `name/arity`.
         relation: String,
@@ -47,7 +49,8 @@ impl fmt::Display for CompileError {
             CompileError::StaticRelationTooLarge { relation } => write!(
                 f,
                 "the static relation `{relation}` is too large to tabulate at compile time \
-                 (more than 2,000,000 facts); relations answered on demand are not supported by the compiler"
+                 (more than 2,000,000 facts) and recursive; a recursive relation answered on demand \
+                 may build terms not known at compile time, which the compiler does not support"
             ),
             CompileError::TooManyFluents { limit } => {
                 write!(f, "the game has more than {limit} possible fluents")

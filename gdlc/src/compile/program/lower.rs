@@ -2,7 +2,8 @@
 //! terms interned to small ids, rules rewritten over relation ids and
 //! variable numbers, every static relation (one that depends on neither
 //! `true` nor `does`) evaluated at compile time (by the interpreter) and
-//! kept as a table of facts.
+//! kept as a table of facts — or, when too large to tabulate and not
+//! recursive, kept as rules of a relation derived per state.
 
 use super::{Atom, Class, Lit, Pat, Program, RelId, Rule, ANSWER_KEYWORDS};
 use crate::compile::error::CompileError;
@@ -32,7 +33,7 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
     };
     let answers = ANSWER_KEYWORDS.map(|(name, arity)| keyword(name, arity));
 
-    let class = graph.classes(true_node, does_node);
+    let mut class = graph.classes(true_node, does_node);
 
     let mut store = TermStore::default();
     let (facts, too_large) = static_tables(&interp, &rel_index, &mut store);
@@ -45,10 +46,16 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
     init.sort_unstable();
 
     let needed = needed_relations(&graph, &relations, &answers);
-    if let Some(&r) = too_large.iter().find(|&&r| needed[r]) {
-        return Err(CompileError::StaticRelationTooLarge {
-            relation: relations[r].to_string(),
-        });
+    for &r in too_large.iter().filter(|&&r| needed[r]) {
+        if recursive(&graph, r) {
+            return Err(CompileError::StaticRelationTooLarge {
+                relation: relations[r].to_string(),
+            });
+        }
+        // Evaluated per state from its rules, like a derived relation:
+        // magic sets then evaluate it only for the bindings its callers
+        // ask about.
+        class[r] = Class::State;
     }
     let out_rules = rules
         .iter()
@@ -100,6 +107,14 @@ fn static_tables(
         }
     }
     (facts, too_large)
+}
+
+/// Whether relation `r` depends on itself.
+fn recursive(graph: &RelationGraph, r: RelId) -> bool {
+    let node = petgraph::graph::NodeIndex::new(r);
+    let component = graph.component_of();
+    graph.graph.neighbors(node).any(|m| m == node)
+        || component.iter().filter(|&&c| c == component[r]).count() > 1
 }
 
 /// Whether each relation is one the answers of some phase depend on.

@@ -56,7 +56,13 @@ pub fn inline(program: &mut Program, domains: &Domains) -> Vec<RelId> {
                 None => out.push(rule.clone()),
                 Some(_) => {
                     let mut pending = vec![rule.clone()];
-                    while let Some(caller) = pending.pop() {
+                    // Checked as the caller's rules multiply: a rule calling
+                    // the relation k times unfolds into (its rules)^k.
+                    while let Some(caller) = pending.pop().filter(|_| ok) {
+                        if out.len() + pending.len() > limit {
+                            ok = false;
+                            break;
+                        }
                         let Some(k) = caller
                             .body
                             .iter()
@@ -422,6 +428,28 @@ mod tests {
             })
         };
         assert!(reads("right") && !reads("left") && !reads("near") && !reads("slide"));
+    }
+
+    #[test]
+    fn a_relation_called_many_times_in_one_rule_stops_unfolding_at_the_growth_limit() {
+        // `pick`, a union of 12 rules, is called 8 times in one rule:
+        // unfolded in full, that rule alone would be 12^8 (430 million)
+        // rules. The growth limit is checked as they multiply.
+        let picks: String = (1..=12)
+            .map(|k| format!("(<= (pick ?x ?y) (true (c ?x ?y {k})))\n"))
+            .collect();
+        let chain: String = (1..=8)
+            .map(|i| format!("(pick ?y{} ?y{i}) ", i - 1))
+            .collect();
+        let text = format!(
+            "(role a) (init (at 1)) (init (c 1 2 1))\n{picks}\
+             (<= (legal a (go ?y8)) (true (at ?y0)) {chain})\n\
+             (<= (next (at ?y)) (does a (go ?y)))\n\
+             (goal a 100) (<= terminal (true (at 2)))"
+        );
+        let (program, inlined) = inlined(&text);
+        assert!(inlined.is_empty(), "{inlined:?}");
+        assert_eq!(program.rules.len(), 12 + 2 + 1, "the rules as written");
     }
 
     #[test]
