@@ -7,7 +7,8 @@
 //! The cache (`$GDLC_CACHE_DIR`, else `$XDG_CACHE_HOME/gdlc`, else
 //! `$HOME/.cache/gdlc`) holds one crate per game, named `gdlc-game-<hash>`
 //! after the hash of gdlc's version, the game's name and its text, and one
-//! target folder that all of them share, so the runtime is compiled once.
+//! target folder that all of them share, so the runtime is compiled once
+//! (`target-native` for the builds for this machine's processor only).
 //! A binary newer than its crate's files and the runtime's is used as it is.
 //!
 //! A game seen before is not generated again: beside the crate's files,
@@ -36,6 +37,9 @@ use crate::Loaded;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The flags of a build for this machine's processor only.
+pub const NATIVE_RUSTFLAGS: &str = "-C target-cpu=native";
 
 /// Lines of cargo's error output shown when a build fails.
 const STDERR_TAIL: usize = 40;
@@ -122,6 +126,7 @@ impl From<OutputError> for Error {
 #[derive(Clone, Debug)]
 pub struct Cache {
     root: PathBuf,
+    native: bool,
 }
 
 /// A game's crate in the cache, written and possibly built.
@@ -138,12 +143,23 @@ pub struct Prepared {
     /// executable had generated them already.
     pub generated: bool,
     target: PathBuf,
+    native: bool,
 }
 
 impl Cache {
     /// The cache at `root`.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Cache { root: root.into() }
+        Cache {
+            root: root.into(),
+            native: false,
+        }
+    }
+
+    /// This cache, building for this machine's processor only when
+    /// `native` ([`NATIVE_RUSTFLAGS`], into a target folder of their own, so
+    /// that the portable builds stay fresh).
+    pub fn native(self, native: bool) -> Self {
+        Cache { native, ..self }
     }
 
     /// The cache named by the environment: `$GDLC_CACHE_DIR`, else
@@ -171,7 +187,11 @@ impl Cache {
         let package = format!("gdlc-game-{:016x}", fnv1a64(&key));
         let runtime = runtime_path(None)?;
         let dir = self.root.join(&package);
-        let target = self.root.join("target");
+        let target = self.root.join(if self.native {
+            "target-native"
+        } else {
+            "target"
+        });
         let binary = target
             .join("release")
             .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
@@ -199,6 +219,7 @@ impl Cache {
             fresh,
             generated,
             target,
+            native: self.native,
         })
     }
 }
@@ -261,11 +282,18 @@ impl Prepared {
     /// `cargo` on the `PATH`) into the cache's shared target folder.
     pub fn build(&self) -> Result<(), Error> {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let output = Command::new(&cargo)
+        let mut command = Command::new(&cargo);
+        command
             .args(["build", "--release", "--manifest-path"])
             .arg(self.dir.join("Cargo.toml"))
             .env("CARGO_TARGET_DIR", &self.target)
-            .env_remove("CARGO_BUILD_TARGET")
+            .env_remove("CARGO_BUILD_TARGET");
+        if self.native {
+            command
+                .env("RUSTFLAGS", NATIVE_RUSTFLAGS)
+                .env_remove("CARGO_ENCODED_RUSTFLAGS");
+        }
+        let output = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -31,6 +31,8 @@ pub enum Backend {
     Interpreted,
     /// The compiled reasoner, built into the compiled backend's cache.
     Compiled,
+    /// The same, built for this machine's processor only.
+    CompiledNative,
 }
 
 /// A test of one game.
@@ -90,6 +92,7 @@ impl Test {
         let backend = match self.backend {
             Backend::Interpreted => "interpreted",
             Backend::Compiled => "compiled",
+            Backend::CompiledNative => "compiled-native",
         };
         format!("gdlc {} {backend}", env!("CARGO_PKG_VERSION"))
     }
@@ -116,7 +119,7 @@ impl Test {
                 flat_monte_carlo(&mut r, budget, self.seed, MC_MAX_LENGTH, &mut |_| {})
                     .map_err(unrecorded)?
             }
-            Backend::Compiled => {
+            Backend::Compiled | Backend::CompiledNative => {
                 let seed = self.seed.to_string();
                 let args = [
                     "mc",
@@ -128,7 +131,8 @@ impl Test {
                     "1",
                     "--json",
                 ];
-                mc_report(&report_of(&compiled_binary(&loaded)?, &args)?)?
+                let binary = compiled_binary(&loaded, self.backend)?;
+                mc_report(&report_of(&binary, &args)?)?
             }
         };
         let text = performance_result(&self.version(), &report);
@@ -147,7 +151,7 @@ impl Test {
         if self.backend == Backend::Interpreted {
             return self.interpreted_record(&loaded, state_changes);
         }
-        let binary = compiled_binary(&loaded)?;
+        let binary = compiled_binary(&loaded, self.backend)?;
         let file = std::fs::File::create(&self.output).map_err(|e| self.cannot_write(e))?;
         let status = Command::new(&binary)
             .args(["gdl-perf-record", "--state-changes", amount, "--seed"])
@@ -196,10 +200,12 @@ impl Test {
     }
 }
 
-/// The binary of the compiled reasoner of `loaded`, built if it is not up
-/// to date.
-fn compiled_binary(loaded: &Loaded) -> Result<PathBuf, Failure> {
-    let cache = Cache::from_env().map_err(unrecorded)?;
+/// The binary of the compiled reasoner of `loaded` (for this machine's
+/// processor with [`Backend::CompiledNative`]), built if it is not up to
+/// date.
+fn compiled_binary(loaded: &Loaded, backend: Backend) -> Result<PathBuf, Failure> {
+    let native = backend == Backend::CompiledNative;
+    let cache = Cache::from_env().map_err(unrecorded)?.native(native);
     let prepared = cache.prepare(loaded, CACHED_NAME).map_err(unrecorded)?;
     if !prepared.fresh {
         prepared.build().map_err(unrecorded)?;

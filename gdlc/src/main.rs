@@ -61,6 +61,11 @@ struct Emit {
     /// How the generated code evaluates the rules.
     #[arg(long, value_enum, default_value = "auto")]
     strategy: StrategyArg,
+    /// Also write `.cargo/config.toml`, so that `cargo build` in DIR makes
+    /// code for this machine's processor only (`-C target-cpu=native`): for
+    /// measurements, not for a crate meant to run elsewhere.
+    #[arg(long)]
+    native: bool,
 }
 
 /// The values of `--strategy` (see [`gdlc::compile::Strategy`]).
@@ -255,6 +260,20 @@ enum Backend {
     Interpreted,
     /// The reasoner compiled to Rust, built with cargo (cached).
     Compiled,
+    /// The same, built for this machine's processor only (`-C
+    /// target-cpu=native`; cached apart).
+    CompiledNative,
+}
+
+impl Backend {
+    /// `Some(native)` for a compiled backend, `None` for the interpreter.
+    fn compiled(backend: Option<Backend>) -> Option<bool> {
+        match backend? {
+            Backend::Interpreted => None,
+            Backend::Compiled => Some(false),
+            Backend::CompiledNative => Some(true),
+        }
+    }
 }
 
 /// The backend name in the reports of the interpreter.
@@ -294,6 +313,7 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             &dir,
             cli.emit.runtime_path.as_deref(),
             cli.emit.strategy.into(),
+            cli.emit.native,
         );
     };
     match command {
@@ -326,6 +346,7 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             let backend = match backend.unwrap_or(Backend::Compiled) {
                 Backend::Interpreted => gdl_perf::Backend::Interpreted,
                 Backend::Compiled => gdl_perf::Backend::Compiled,
+                Backend::CompiledNative => gdl_perf::Backend::CompiledNative,
             };
             let test = gdl_perf::Test {
                 game,
@@ -401,8 +422,8 @@ fn boardgame(
 }
 
 /// Runs the compiled reasoner of `game` (built if needed) with `args`.
-fn run_compiled(game: &Path, args: Vec<String>) -> Result<ExitCode, Failure> {
-    let binary = compiled_binary(game)?;
+fn run_compiled(game: &Path, native: bool, args: Vec<String>) -> Result<ExitCode, Failure> {
+    let binary = compiled_binary(game, native)?;
     gdlc::backend::run(&binary, &args).map_err(Failure::of)
 }
 
@@ -410,8 +431,8 @@ fn run_compiled(game: &Path, args: Vec<String>) -> Result<ExitCode, Failure> {
 /// builds its reasoner.
 fn check_command(game: &Path, backend: Option<Backend>) -> Result<ExitCode, Failure> {
     check(game)?;
-    if backend == Some(Backend::Compiled) {
-        let binary = compiled_binary(game)?;
+    if let Some(native) = Backend::compiled(backend) {
+        let binary = compiled_binary(game, native)?;
         println!("{}: compiled ({})", game.display(), binary.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -427,7 +448,7 @@ fn perft_command(
     if let Some(s) = seconds {
         perft_deadline(s)?;
     }
-    if run.backend == Some(Backend::Compiled) {
+    if let Some(native) = Backend::compiled(run.backend) {
         let mut args = vec!["perft".to_string()];
         if let Some(d) = depth {
             args.extend(strings(&["--depth", &d.to_string()]));
@@ -436,7 +457,7 @@ fn perft_command(
             args.extend(strings(&["--seconds", &s.to_string()]));
         }
         args.extend(run.json.then(|| "--json".to_string()));
-        return run_compiled(game, args);
+        return run_compiled(game, native, args);
     }
     let mut r = interpreter(game)?;
     run_perft(&mut r, game, depth, seconds, run.json)?;
@@ -464,13 +485,13 @@ fn mc_command(
         ),
         (None, None) => unreachable!("clap requires one of --seconds and --playouts"),
     };
-    if run.backend == Some(Backend::Compiled) {
+    if let Some(native) = Backend::compiled(run.backend) {
         let mut args = vec!["mc".to_string()];
         args.extend(limit);
         args.extend(strings(&["--seed", &seed.to_string()]));
         args.extend(strings(&["--threads", &threads.to_string()]));
         args.extend(run.json.then(|| "--json".to_string()));
-        return run_compiled(game, args);
+        return run_compiled(game, native, args);
     }
     let loaded = gdlc::load_path(game).map_err(Failure::of)?;
     let mut r = Interpreter::new(&loaded);
@@ -487,7 +508,7 @@ fn trace_command(
     max_steps: usize,
     backend: Option<Backend>,
 ) -> Result<ExitCode, Failure> {
-    if backend == Some(Backend::Compiled) {
+    if let Some(native) = Backend::compiled(backend) {
         let args = [
             "trace".to_string(),
             "--depth".into(),
@@ -497,7 +518,7 @@ fn trace_command(
             "--max-steps".into(),
             max_steps.to_string(),
         ];
-        return run_compiled(game, args.to_vec());
+        return run_compiled(game, native, args.to_vec());
     }
     let mut r = interpreter(game)?;
     let t = trace(
@@ -552,11 +573,12 @@ fn emit(
     dir: &Path,
     runtime: Option<&Path>,
     strategy: Strategy,
+    native: bool,
 ) -> Result<ExitCode, Failure> {
     let loaded = load(game)?;
     let runtime = output::runtime_path(runtime).map_err(Failure::of)?;
     let name = stem(game);
-    let files = output::crate_files(
+    let mut files = output::crate_files(
         &loaded,
         &output::package_name(&name),
         &name,
@@ -564,6 +586,10 @@ fn emit(
         strategy,
     )
     .map_err(Failure::of)?;
+    if native {
+        let config = output::NATIVE_CONFIG.as_bytes().to_vec();
+        files.files.push((".cargo/config.toml", config));
+    }
     let changed = output::write_crate(dir, &files).map_err(Failure::of)?;
     println!(
         "{}: wrote crate `{}` to {} ({changed} of {} files changed)",
@@ -576,9 +602,9 @@ fn emit(
 }
 
 /// The binary of the game's compiled reasoner, built if it is not up to date.
-fn compiled_binary(game: &Path) -> Result<PathBuf, Failure> {
+fn compiled_binary(game: &Path, native: bool) -> Result<PathBuf, Failure> {
     let loaded = gdlc::load_path(game).map_err(Failure::of)?;
-    let cache = Cache::from_env().map_err(Failure::of)?;
+    let cache = Cache::from_env().map_err(Failure::of)?.native(native);
     let prepared = cache.prepare(&loaded, &stem(game)).map_err(Failure::of)?;
     if !prepared.fresh {
         if std::io::stderr().is_terminal() {
@@ -720,7 +746,7 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 fn bench(game: &Path, seconds: f64, json: bool) -> Result<ExitCode, Failure> {
     let quarter = seconds / 4.0;
     let name = stem(game);
-    let binary = compiled_binary(game)?;
+    let binary = compiled_binary(game, false)?;
     let mut r = interpreter(game)?;
     let bar = progress(json);
     let error = |e: gdl_runtime::DriverError| Failure(format!("error: {e}"));

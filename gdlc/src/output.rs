@@ -284,6 +284,14 @@ pub fn crate_files(
     })
 }
 
+/// The cargo configuration of a crate built for this machine's processor
+/// only (`gdlc GAME -o DIR --native`); cargo reads it when run in the
+/// crate's folder.
+pub const NATIVE_CONFIG: &str =
+    "# Written by `gdlc --native`: code for this machine's processor only,\n\
+     # for measurements; delete this file to build a crate that runs elsewhere.\n\
+     [build]\nrustflags = [\"-C\", \"target-cpu=native\"]\n";
+
 /// The lints a generated library may trip, allowed for the whole crate.
 const LIB_LINTS: &str = "#![allow(
     missing_docs,

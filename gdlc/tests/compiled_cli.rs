@@ -564,3 +564,35 @@ fn a_static_relation_too_large_to_tabulate_is_compiled_on_demand() {
     assert_eq!(leaves, [1, 2, 2], "{perft}");
     assert_eq!(perft["depth"], 2, "{perft}");
 }
+
+#[test]
+fn native_builds_count_like_portable_ones_and_are_cached_apart() {
+    if cargo().is_none() {
+        return;
+    }
+    let g = project_game("tictactoe");
+    let perft = |backend: &str| {
+        let run = gdlc_cached(&["perft", &g, "--depth", "4", "--backend", backend]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    assert_eq!(
+        counts(&perft("compiled-native")),
+        counts(&perft("compiled"))
+    );
+    let check = gdlc_cached(&["check", &g, "--backend", "compiled-native"]);
+    assert!(
+        check.stdout.contains("target-native"),
+        "built into a target folder of its own: {}",
+        check.stdout
+    );
+    // `-o DIR --native` writes the cargo configuration beside the crate.
+    let dir = tempfile::tempdir().unwrap();
+    let run = gdlc_cached(&[&g, "-o", dir.path().to_str().unwrap(), "--native"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let config = std::fs::read_to_string(dir.path().join(".cargo/config.toml")).unwrap();
+    assert!(
+        config.contains(r#"rustflags = ["-C", "target-cpu=native"]"#),
+        "{config}"
+    );
+}
