@@ -53,11 +53,12 @@ fn write_worker(dir: &Path, package: &str) -> Result<(), String> {
     let player = player
         .to_str()
         .ok_or("the player's source path is not UTF-8")?;
+    // The game crate's profile (see gdlc's `output::crate_files`).
     let cargo_toml = format!(
         "[package]\nname = \"{package}-player\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\ngame = {{ package = \"{package}\", path = \"../{package}\" }}\n\
          gdlc-player = {{ path = {player:?}, default-features = false }}\n\n\
-         [profile.release]\ncodegen-units = 1\nlto = true\n\n\
+         [profile.release]\ncodegen-units = 1\nlto = false\n\n\
          # Its own workspace, not a member of an enclosing one.\n[workspace]\n"
     );
     let main_rs = "//! A search worker of gdlc-player over the compiled reasoner of one game.\n\n\
