@@ -191,21 +191,38 @@ fn perft_node<R: Reasoner>(
         leaves[level + 1] += product;
         return Ok(true);
     }
-    frame.children.clear();
     let mut odometer = JointMoves::new(&frame.legal);
-    while odometer.fill(&frame.legal, &mut frame.joint) {
-        frame.children.push(r.next_state(state, &frame.joint));
-        odometer.advance(&frame.legal);
-    }
-    let children = std::mem::take(&mut frame.children);
-    for child in &children {
-        if !perft_node(r, child, level + 1, deeper, leaves, clock)? {
-            return Ok(false);
+    let mut children = std::mem::take(&mut frame.children);
+    let mut more = true;
+    while more {
+        children.clear();
+        while children.len() < MAX_CHILDREN_AT_ONCE {
+            if !odometer.fill(&frame.legal, &mut frame.joint) {
+                more = false;
+                break;
+            }
+            if clock.expired() {
+                return Ok(false);
+            }
+            children.push(r.next_state(state, &frame.joint));
+            odometer.advance(&frame.legal);
+        }
+        for child in &children {
+            if !perft_node(r, child, level + 1, deeper, leaves, clock)? {
+                return Ok(false);
+            }
         }
     }
-    frames[0].children = children;
+    frame.children = children;
     Ok(true)
 }
+
+/// Most children of a perft node computed before descending into them. A
+/// node's children are computed together, so that a reasoner caching its
+/// last state evaluates the node once; a node with more joint moves (four
+/// players choosing among 101 numbers: 104 million) is expanded in batches
+/// of this many, in bounded memory.
+const MAX_CHILDREN_AT_ONCE: usize = 1 << 14;
 
 fn no_legal_moves<R: Reasoner>(r: &mut R, state: &R::State, legal: &[Vec<R::Move>]) -> DriverError {
     let role = legal.iter().position(|m| m.is_empty()).unwrap_or(0);
@@ -515,6 +532,8 @@ mod tests {
         roles: Vec<String>,
         n: u32,
         depth: u32,
+        /// Next states computed so far.
+        nexts: u64,
     }
 
     impl Reasoner for Toy {
@@ -535,6 +554,7 @@ mod tests {
         }
         fn next_state(&mut self, s: &u32, joint: &[u32]) -> u32 {
             assert_eq!(joint.len(), 2);
+            self.nexts += 1;
             s + 1
         }
         fn goal(&mut self, s: &u32, role: usize) -> Option<u32> {
@@ -560,7 +580,24 @@ mod tests {
             roles: vec!["a".into(), "b".into()],
             n: 3,
             depth: 2,
+            nexts: 0,
         }
+    }
+
+    #[test]
+    fn a_node_with_many_joint_moves_is_expanded_in_batches_and_stops_at_the_deadline() {
+        // 50 000 × 2 joint moves at the root: several batches.
+        let mut wide = Toy { n: 50_000, ..toy() };
+        let levels = perft(&mut wide, 2).unwrap();
+        let leaves: Vec<u64> = levels.iter().map(|l| l.leaves).collect();
+        assert_eq!(leaves, [1, 100_000, 10_000_000_000]);
+        assert_eq!(wide.nexts, 100_000);
+        // A deadline already passed stops the root's expansion within a
+        // few hundred next states.
+        let mut late = Toy { n: 50_000, ..toy() };
+        let pass = perft_pass(&mut late, 2, Some(Instant::now())).unwrap();
+        assert!(pass.is_none());
+        assert!(late.nexts < 256, "{} next states", late.nexts);
     }
 
     #[test]
