@@ -563,6 +563,7 @@ impl RuleGen<'_> {
             })
             .collect();
         let mut matching = TokenStream::new();
+        let known = self.known.len();
         for (k, arg) in atom.args.iter().enumerate() {
             if mask[k] {
                 continue;
@@ -570,10 +571,17 @@ impl RuleGen<'_> {
             let col = Literal::usize_unsuffixed(k);
             let value = quote! { row[#col] };
             matching.extend(self.match_arg(atom.rel, k, arg, value, &skip));
+            // The compound term's id, for a head or query that names it.
+            if matches!(arg, Pat::Func(..)) && self.named_after(i, arg) {
+                let id = format_ident!("t{i}_{k}");
+                matching.extend(quote! { let #id = row[#col]; });
+                self.known.push((arg.clone(), quote! { #id }));
+            }
         }
         self.loops.push(label.clone());
         let inner = self.steps(i + 1);
         self.loops.pop();
+        self.known.truncate(known);
         let delta = self.delta == Some(i);
         if !mask.contains(&true) {
             let start = if delta {
@@ -626,6 +634,19 @@ impl RuleGen<'_> {
                 #inner
             }
         }
+    }
+
+    /// Whether the head or a membership test after step `i` has argument
+    /// `term` (and so could use its id, see [`RuleGen::tuple`]).
+    fn named_after(&self, i: usize, term: &Pat) -> bool {
+        let rule = &self.program.rules[self.plan.rule];
+        let member = self.plan.steps[i + 1..].iter().filter_map(|s| match s {
+            Step::Member { atom, .. } => Some(atom),
+            _ => None,
+        });
+        std::iter::once(&rule.head)
+            .chain(member)
+            .any(|a| a.args.contains(term))
     }
 
     /// Matches a runtime term against a pattern, binding its free variables.

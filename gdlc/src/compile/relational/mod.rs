@@ -9,6 +9,7 @@ pub mod inline;
 pub mod linear;
 pub mod magic;
 pub mod plan;
+pub mod tables;
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{self, Layers};

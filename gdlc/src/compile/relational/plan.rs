@@ -15,183 +15,9 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::program::{matches, Atom, Class, Lit, Pat, Program};
 use crate::ir::terms::{SymId, TermId};
-use gdl_runtime::support::ranked_slot;
 use rustc_hash::FxHashMap;
 
-/// A table of runtime ids emitted as a constant: rows sorted, deduplicated.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Table {
-    /// Number of columns.
-    pub columns: usize,
-    /// The rows.
-    pub rows: Vec<Vec<u32>>,
-    /// For a table of fluents (its last column), the number of key
-    /// columns: its rows are sorted by the key, then by fluent id, so that
-    /// the rows of a key come in the order a walk of the state finds them
-    /// (even when variables projected out or bound in another order than
-    /// the fluents are numbered by would sort them otherwise).
-    pub fluent_key: Option<usize>,
-}
-
-/// The constant tables of a program, each emitted once.
-#[derive(Default)]
-pub struct Tables {
-    /// Tables by index.
-    pub tables: Vec<Table>,
-    index: FxHashMap<Table, usize>,
-}
-
-/// Fewest rows per key, on average, for which a step over a fluent table
-/// walks the state's set bits (see [`Tables::walk_stride`]).
-const MIN_WALK_ROWS: usize = 4;
-/// Most keys of a membership bitset (see [`Tables::membership`]): 128 KiB
-/// of bits.
-const MAX_MEMBERSHIP_BITS: usize = 1 << 20;
-/// Most entries of one column's table of ranks in a membership bitset.
-const MAX_RANK_SPAN: u32 = 1 << 16;
-
-/// A constant bitset answering whether a table has a row with given first
-/// columns: each column's values are ranked (their ids need not be
-/// consecutive: checkers' coordinates are 1–8, numbered with the step
-/// counter's numbers, and a–h, numbered elsewhere), and a key's bit is its
-/// ranks in mixed radix.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Membership {
-    /// Per column, its smallest value.
-    pub mins: Vec<u32>,
-    /// Per column and one past the last, where its ranks start in `ranks`.
-    pub starts: Vec<u32>,
-    /// Per column, the number of its distinct values.
-    pub sizes: Vec<u32>,
-    /// The rank of value `mins[c] + j` of column `c` at `starts[c] + j`
-    /// (`u16::MAX`: no row has that value there).
-    pub ranks: Vec<u16>,
-    /// The bits: one per key, set when a row has that key.
-    pub bits: Vec<u64>,
-}
-/// Largest stride between the fluent ids of a key's rows for which a step
-/// walks the state's set bits (it skips the bits in between).
-const MAX_WALK_STRIDE: u32 = 4;
-
-impl Tables {
-    /// Whether a step over fluent table `table` keyed on its first `k`
-    /// columns walks the set bits of the state instead of testing row by
-    /// row, and the stride between the fluent ids of the rows of a key:
-    /// when the rows of each key are the fluents of an id range, every
-    /// `stride`-th (a predicate's fluents are numbered by their arguments:
-    /// see `analyse::term_ids::term_order`); worth it when a key has a few rows on
-    /// average and the walk skips few set bits.
-    pub fn walk_stride(&self, table: usize, k: usize) -> Option<u32> {
-        let t = &self.tables[table];
-        // A table of no columns has no fluent column to walk.
-        let last = t.columns.checked_sub(1)?;
-        let mut stride = None;
-        let mut keys = 1;
-        for w in t.rows.windows(2) {
-            if w[0][..k] != w[1][..k] {
-                keys += 1;
-                continue;
-            }
-            let step = w[1][last].checked_sub(w[0][last]).filter(|&d| d > 0)?;
-            if *stride.get_or_insert(step) != step {
-                return None;
-            }
-        }
-        let stride = stride.unwrap_or(1);
-        (stride <= MAX_WALK_STRIDE && t.rows.len() >= MIN_WALK_ROWS * keys).then_some(stride)
-    }
-
-    /// For a step that only asks whether table `table` has a row with given
-    /// first `k` columns (it binds nothing and tests no fluent, e.g.
-    /// `(different_cells ?x ?y ?u ?v)` with all four bound): the bitset of
-    /// those keys, when it is small enough, so that the question is one
-    /// bit instead of a binary search.
-    pub fn membership(&self, table: usize, k: usize) -> Option<Membership> {
-        let rows = &self.tables[table].rows;
-        let (mins, spans, _) = key_box(rows, k)?;
-        if spans.iter().any(|&s| s > MAX_RANK_SPAN) {
-            return None;
-        }
-        let mut starts = vec![0u32];
-        let mut ranks = Vec::new();
-        let mut sizes = Vec::new();
-        for c in 0..k {
-            let mut column = vec![u16::MAX; spans[c] as usize];
-            for row in rows {
-                column[(row[c] - mins[c]) as usize] = 0;
-            }
-            let mut size = 0u32;
-            for r in column.iter_mut().filter(|r| **r == 0) {
-                *r = u16::try_from(size).ok()?;
-                size += 1;
-            }
-            ranks.extend(column);
-            starts.push(ranks.len() as u32);
-            sizes.push(size);
-        }
-        let volume = sizes
-            .iter()
-            .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize))
-            .filter(|&v| v <= MAX_MEMBERSHIP_BITS)?;
-        let mut bits = vec![0u64; volume.div_ceil(64)];
-        for row in rows {
-            let slot =
-                ranked_slot(&ranks, &mins, &starts, &sizes, &row[..k]).expect("every value ranked");
-            bits[slot / 64] |= 1 << (slot % 64);
-        }
-        Some(Membership {
-            mins,
-            starts,
-            sizes,
-            ranks,
-            bits,
-        })
-    }
-
-    /// The index of a table, registering it.
-    pub fn add(&mut self, mut table: Table) -> usize {
-        match table.fluent_key {
-            Some(k) => table
-                .rows
-                .sort_unstable_by(|a, b| (&a[..k], a.last(), a).cmp(&(&b[..k], b.last(), b))),
-            None => table.rows.sort_unstable(),
-        }
-        table.rows.dedup();
-        // Rows in plain order need no other (and a table in plain order is
-        // shared with the steps that asked for one).
-        if table.rows.is_sorted() {
-            table.fluent_key = None;
-        }
-        if let Some(&i) = self.index.get(&table) {
-            return i;
-        }
-        self.tables.push(table.clone());
-        self.index.insert(table, self.tables.len() - 1);
-        self.tables.len() - 1
-    }
-}
-
-/// The box of the first `k` columns of `rows` (smallest values, spans and
-/// number of slots), if there are rows and keys and the volume fits a
-/// `usize`.
-pub fn key_box(rows: &[Vec<u32>], k: usize) -> Option<(Vec<u32>, Vec<u32>, usize)> {
-    if k == 0 || rows.is_empty() {
-        return None;
-    }
-    let mut mins = vec![u32::MAX; k];
-    let mut maxs = vec![0u32; k];
-    for row in rows {
-        for c in 0..k {
-            mins[c] = mins[c].min(row[c]);
-            maxs[c] = maxs[c].max(row[c]);
-        }
-    }
-    let spans: Vec<u32> = mins.iter().zip(&maxs).map(|(lo, hi)| hi - lo + 1).collect();
-    let volume = spans
-        .iter()
-        .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize))?;
-    Some((mins, spans, volume))
-}
+pub use super::tables::{key_box, Membership, Table, Tables};
 
 /// One step of a rule's filter tree.
 #[derive(Clone, Debug)]
@@ -486,7 +312,7 @@ fn plan_rule(
         }
         // The cheapest positive literal next.
         let answers_left = head_vars.iter().any(|&v| !bound[v]);
-        let i = cheapest(&pending, &bound, |l| answers_left && recursive(l));
+        let i = choose(&pending, &bound, |l| answers_left && recursive(l));
         let (lit, _, m) = pending.remove(i);
         // Variables no other literal nor the head mentions are projected out.
         let elsewhere: Vec<usize> = lit
@@ -536,7 +362,7 @@ fn take_ready<'a>(pending: &mut Vec<Pending<'a>>, bound: &[bool]) -> Vec<Pending
 /// The index in `pending` of the positive literal cheapest to evaluate
 /// next given the variables `bound`; one that `drives` the semi-naive
 /// rounds counts a quarter of its estimate.
-fn cheapest(pending: &[Pending], bound: &[bool], drives: impl Fn(&Lit) -> bool) -> usize {
+fn cheapest(pending: &[Pending], bound: &[bool], drives: &impl Fn(&Lit) -> bool) -> usize {
     let best = pending
         .iter()
         .enumerate()
@@ -552,6 +378,51 @@ fn cheapest(pending: &[Pending], bound: &[bool], drives: impl Fn(&Lit) -> bool) 
         unreachable!("checked rules are safe")
     };
     i
+}
+
+/// The index in `pending` of the positive literal to evaluate next: the
+/// cheapest ([`cheapest`]), unless the greedy order from here would scan
+/// a derived relation, by the same index as it could now, only after
+/// literals that yield several rows and bind variables inside its
+/// compound arguments: an index keys on whole arguments only, so those
+/// variables filter the facts scanned but do not narrow the scan (chess's
+/// `legal2 ?player (move ?piece ...)` scanned again for each piece type).
+/// Then that relation is scanned now, once, and those literals become
+/// lookups.
+fn choose(pending: &[Pending], bound: &[bool], drives: impl Fn(&Lit) -> bool) -> usize {
+    let greedy = cheapest(pending, bound, &drives);
+    let mut later = bound.to_vec();
+    let mut left: Vec<usize> = (0..pending.len())
+        .filter(|&i| pending[i].1.is_some())
+        .collect();
+    let (mut next, mut before) = (greedy, 1.0);
+    while let Some(at) = left.iter().position(|&i| i == next) {
+        left.remove(at);
+        let (lit, stats, _) = pending[next];
+        let stats = stats.expect("a positive literal");
+        let vars = lit.vars();
+        let scan = stats.keyed.is_some() && vars.iter().any(|&v| !later[v]);
+        let filtered = vars.iter().any(|&v| {
+            later[v] && !bound[v] && !stats.keyed.as_ref().is_some_and(|k| k.contains(&v))
+        });
+        if scan
+            && filtered
+            && before > 1.0
+            && scanned(stats, lit, bound) <= scanned(stats, lit, &later)
+        {
+            return next;
+        }
+        before *= estimate(stats, lit, &later);
+        for v in vars {
+            later[v] = true;
+        }
+        let rest: Vec<Pending> = left.iter().map(|&i| pending[i]).collect();
+        if rest.is_empty() {
+            break;
+        }
+        next = left[cheapest(&rest, &later, &drives)];
+    }
+    greedy
 }
 
 /// A literal lowered to a step, or decided at compile time.
@@ -698,6 +569,9 @@ fn lower(
 struct Stats {
     rows: f64,
     distinct: Vec<f64>,
+    /// For a derived relation, the variables that are whole arguments:
+    /// only they key its indexes (see [`scanned`]).
+    keyed: Option<Vec<usize>>,
 }
 
 /// The statistics of a positive literal (`None` for the other literals),
@@ -764,9 +638,20 @@ fn stats(
         // Enumerating a derived relation costs more than a table.
         rows * 2.0
     };
+    let derived = matched.is_none() && atom.rel != program.does_rel;
+    let keyed = derived.then(|| {
+        atom.args
+            .iter()
+            .filter_map(|a| match a {
+                Pat::Var(v) => Some(*v),
+                _ => None,
+            })
+            .collect()
+    });
     Some(Stats {
         rows: rows.max(1.0),
         distinct,
+        keyed,
     })
 }
 
@@ -780,6 +665,24 @@ fn estimate(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
     let mut n = stats.rows;
     for v in vars {
         if bound[v] {
+            n /= stats.distinct[v];
+        }
+    }
+    n.max(1.0)
+}
+
+/// Estimated number of rows a positive literal scans given the bound
+/// variables: as [`estimate`], but a derived relation's scan is narrowed
+/// only by the variables that are whole arguments (the others are
+/// compared after each row is taken apart).
+fn scanned(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
+    let vars = lit.vars();
+    if vars.iter().all(|&v| bound[v]) {
+        return 0.5;
+    }
+    let mut n = stats.rows;
+    for v in vars {
+        if bound[v] && stats.keyed.as_ref().is_none_or(|k| k.contains(&v)) {
             n /= stats.distinct[v];
         }
     }
@@ -868,37 +771,44 @@ mod tests {
     }
 
     #[test]
-    fn a_membership_bitset_ranks_each_columns_values() {
-        // Column 0 takes 10 and 30 (20 is in its span but no row's), column
-        // 1 takes 5, 6 and 7: 2 x 3 keys, and the bits of the four rows.
-        let mut tables = super::Tables::default();
-        let rows = vec![
-            vec![10, 5, 0],
-            vec![10, 7, 1],
-            vec![30, 6, 2],
-            vec![30, 7, 3],
-        ];
-        let t = tables.add(super::Table {
-            columns: 3,
-            rows,
-            fluent_key: None,
-        });
-        let m = tables.membership(t, 2).expect("small");
-        assert_eq!((m.mins.clone(), m.sizes.clone()), (vec![10, 5], vec![2, 3]));
-        assert_eq!(m.starts, [0, 21, 24]);
-        assert_eq!((m.ranks[0], m.ranks[10], m.ranks[20]), (0, u16::MAX, 1));
-        assert_eq!(m.ranks[21..], [0, 1, 2]);
-        // Keys (rank0, rank1) -> bit rank0 * 3 + rank1: (0,0) (0,2) (1,1) (1,2).
-        assert_eq!(m.bits, [0b110_101]);
-        let member = |key: &[u32]| {
-            gdl_runtime::support::ranked_member(
-                &m.bits, &m.ranks, &m.mins, &m.starts, &m.sizes, key,
-            )
-        };
-        assert!(member(&[10, 5]) && member(&[30, 6]) && member(&[30, 7]));
-        assert!(!member(&[10, 6]) && !member(&[20, 5]) && !member(&[31, 5]) && !member(&[9, 5]));
-        assert!(!member(&[10, 8]) && !member(&[10, 4]));
-        // Without keys there is nothing to look up.
-        assert!(tables.membership(t, 0).is_none());
+    fn a_derived_relation_keyed_on_a_whole_argument_is_scanned_once_not_per_child_binding() {
+        // `moves` (materialized: a goal rule negates it) is indexed on ?p
+        // only: binding ?piece from `kind` first (three rows per role)
+        // would scan every move of ?p once per kind; scanned first, each
+        // move's ?piece makes `kind` a lookup.
+        let mut text = String::from(
+            "(role a) (role b) (init (control a))
+            (kind p1 a pawn) (kind p2 a rook) (kind p3 a king)
+            (kind q1 b pawn) (kind q2 b rook) (kind q3 b king)
+            (<= (moves ?p (move ?piece ?x ?y)) (true (cell ?x ?y ?piece)) (kind ?piece ?p ?t) (coord ?x) (coord ?y))
+            (<= (legal ?p (move ?piece ?x ?y)) (true (control ?p)) (kind ?piece ?p ?t) (distinct ?t king) (moves ?p (move ?piece ?x ?y)))
+            (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+            (<= (next (cell ?x ?y ?piece)) (does ?p (move ?piece ?x ?y)))
+            (<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
+            (<= terminal (true (cell 1 1 p1))) (goal b 0)
+            (<= (goal a 100) (not (moves a (move p1 1 1)))) (<= (goal a 0) (moves a (move p1 1 1)))",
+        );
+        for i in 1..=8 {
+            text += &format!(" (coord {i}) (init (cell {i} 1 p1)) (init (cell {i} 8 q1))");
+        }
+        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+        let legal = c
+            .relational()
+            .unwrap()
+            .plans
+            .iter()
+            .find(|p| c.program.rules[p.rule].text.contains("(distinct ?t king)"))
+            .expect("the legal rule is planned");
+        let scan = legal.steps.iter().position(|s| matches!(s, Step::Scan(_)));
+        let kind = legal
+            .steps
+            .iter()
+            .position(|s| matches!(s, Step::Table { fluent: false, .. }));
+        assert!(
+            matches!((scan, kind), (Some(s), Some(k)) if s < k),
+            "{:?}",
+            legal.steps
+        );
     }
 }
