@@ -393,7 +393,8 @@ pub fn play<R: Reasoner>(
 pub enum McBudget {
     /// Exactly this many playouts.
     Playouts(u64),
-    /// Playouts until this much time has passed (the running playout finishes).
+    /// Playouts until this much time has passed; a playout still running
+    /// then stops there (its states count, the playout does not).
     Time(Duration),
 }
 
@@ -499,6 +500,14 @@ pub(crate) fn random_playouts<R: Reasoner>(
             state = r.next_state(&state, &joint);
             length += 1;
             report.states += 1;
+            if out_of_time(budget, start, report.states) {
+                // A playout cut short by the deadline counts its states,
+                // not itself (a chess playout of the interpreter takes
+                // seconds).
+                report.seconds = start.elapsed().as_secs_f64();
+                report.mean_goals = mean_goals(&goal_sums, report.playouts);
+                return Ok((report, goal_sums));
+            }
         }
         report.playouts += 1;
         report.seconds = start.elapsed().as_secs_f64();
@@ -507,6 +516,12 @@ pub(crate) fn random_playouts<R: Reasoner>(
     report.seconds = start.elapsed().as_secs_f64();
     report.mean_goals = mean_goals(&goal_sums, report.playouts);
     Ok((report, goal_sums))
+}
+
+/// Whether a time budget has run out, looked at every 64 states (reading
+/// the clock costs as much as a state of the fastest games).
+fn out_of_time(budget: McBudget, start: Instant, states: u64) -> bool {
+    matches!(budget, McBudget::Time(t) if states.is_multiple_of(64) && start.elapsed() >= t)
 }
 
 /// A uniformly random index below `count` (at most 2^32), from the top
@@ -632,6 +647,22 @@ mod tests {
         let capped =
             flat_monte_carlo(&mut toy(), McBudget::Playouts(5), 9, 1, &mut |_| {}).unwrap();
         assert_eq!(capped.truncated, 5);
+    }
+
+    #[test]
+    fn a_time_budget_stops_a_playout_that_runs_past_it() {
+        // Never terminal: the one playout would take 50 million steps.
+        let mut endless = Toy {
+            depth: u32::MAX,
+            ..toy()
+        };
+        let budget = McBudget::Time(Duration::from_millis(1));
+        let report = flat_monte_carlo(&mut endless, budget, 9, 50_000_000, &mut |_| {}).unwrap();
+        assert_eq!((report.playouts, report.truncated), (0, 0));
+        assert!(
+            report.states > 0 && report.states < 50_000_000,
+            "{report:?}"
+        );
     }
 
     #[test]
