@@ -3,7 +3,7 @@
 
 use super::plan::{Adornment, CallMode, KeyArg, Pattern, RelId, RulePlan, Step};
 use super::table::Table;
-use crate::ir::limits::{exceeded, max_work, MAX_ROWS};
+use crate::ir::limits::{exceeded, max_work, MAX_CALL_DEPTH, MAX_ROWS};
 use crate::ir::terms::{TermData, TermId, TermStore};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -151,9 +151,32 @@ struct Join<'a> {
     done: bool,
 }
 
+/// Stack left below which a call of a relation answered on demand runs on
+/// a new stack segment: calls nest as deep as the chain of calls waiting
+/// for one another, which a thread's stack (2 MiB for a spawned one) may
+/// not hold.
+const STACK_RED_ZONE: usize = 256 << 10;
+/// Size of each new stack segment.
+const STACK_SEGMENT: usize = 4 << 20;
+
 /// Answers a call of `form` with input values `values`: every head tuple of
 /// its rules that agrees with them (only the first one if `first_only`).
 fn solve(
+    form: usize,
+    values: &[TermId],
+    first_only: bool,
+    store: &mut TermStore,
+    tables: &[Table],
+    demand: &DemandPlans,
+    cache: &mut DemandCache,
+) -> Vec<Box<[TermId]>> {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+        solve_here(form, values, first_only, store, tables, demand, cache)
+    })
+}
+
+/// [`solve`] on the current stack.
+fn solve_here(
     form: usize,
     values: &[TermId],
     first_only: bool,
@@ -411,6 +434,12 @@ impl Join<'_> {
                 .map_or_else(|| Rc::from(Vec::new()), |v| Rc::from(v.clone()));
         }
         let depth = self.cache.depth;
+        if depth >= MAX_CALL_DEPTH {
+            exceeded(format!(
+                "more than {MAX_CALL_DEPTH} nested calls of `{}`",
+                self.tables[self.demand.adornments[form].rel].name()
+            ));
+        }
         self.cache.depth += 1;
         self.cache.in_progress.insert(key.clone(), depth);
         let saved_low = self.cache.low;

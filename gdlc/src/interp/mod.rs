@@ -463,6 +463,31 @@ mod tests {
     }
 
     #[test]
+    fn a_recursion_through_ever_deeper_calls_stops_at_the_call_depth_limit() {
+        // `(line x)` calls `(line (cell 1 1 x))` before its `true` literal
+        // binds anything, and so on with ever deeper terms. On a thread
+        // with a 1 MiB stack the calls nest far deeper than it holds (their
+        // stack grows on the heap) until the limit stops them.
+        let text = "(role x) (init (cell 1 2 x))
+            (<= (line ?m) (line (cell 1 1 ?m)) (true (cell 1 2 ?m)))
+            (<= (line ?m) (true (cell 3 3 ?m)))
+            (legal x go) (<= (next (cell 1 2 x)) (does x go))
+            (<= terminal (line x)) (goal x 100)";
+        let stopped = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                let mut r = interpreter(text);
+                let s0 = r.initial_state();
+                catch_limit(|| r.is_terminal(&s0)).map_err(|limit| limit.0)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        let message = stopped.unwrap_err();
+        assert!(message.contains("nested calls of `line/1`"), "{message}");
+    }
+
+    #[test]
     fn recursion_over_a_list_too_large_to_materialize_is_tabled_top_down() {
         // `islist` (lists of up to 7 of 9 nodes, about 5.4 million facts) is
         // too large to materialize, and `path`/`path2` carry a list of the

@@ -15,6 +15,12 @@ pub const MAX_ROWS: usize = 10_000_000;
 /// heaviest evaluation of the corpus takes far less (see the README).
 pub const MAX_WORK: u64 = 1_000_000_000;
 
+/// Most calls of recursive relations answered on demand nested in one
+/// another (a chain of calls each still waiting for the next). Their stack
+/// grows on the heap as needed; this stops a recursion through ever deeper
+/// terms, which would otherwise take all memory.
+pub const MAX_CALL_DEPTH: usize = 20_000;
+
 /// The work limit in force: [`MAX_WORK`], or the value of the environment
 /// variable `GDLC_MAX_WORK` when it is set (the tests use a lower one to
 /// reach the limit quickly in unoptimized builds).
