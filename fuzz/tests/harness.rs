@@ -1,0 +1,156 @@
+//! Fuzzing harnesses in bolero's form. Under `cargo test` each runs as an
+//! ordinary test on stable Rust, with a bounded number of random inputs
+//! (`BOLERO_RANDOM_ITERATIONS` and `BOLERO_RANDOM_TEST_TIME_MS` raise the
+//! bounds); under `cargo bolero test` (a nightly toolchain and
+//! cargo-bolero) the same targets run with libFuzzer's or AFL's
+//! coverage-guided engine. Every input must end in an accepted description
+//! or a rejection with an error diagnostic, never a panic; a played one
+//! must stop within the interpreter's work limit (`GDLC_MAX_WORK`, set low
+//! here unless it is set already).
+
+use bolero::check;
+use gdlc_fuzz::mutant_worker::run_mutant;
+use gdlc_fuzz::mutate::mutant;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// Join steps one evaluation of a played description may take here: a
+/// mutant that needs more is reported as a resource limit, quickly.
+const WORK_LIMIT: &str = "2000000";
+
+/// Longest each harness runs under `cargo test`.
+const TEST_TIME: Duration = Duration::from_secs(8);
+
+/// The small real descriptions the structured harness mutates.
+const GAMES: [&str; 4] = [
+    include_str!("../../games/tictactoe.kif"),
+    include_str!("../../games/maze.kif"),
+    include_str!("../../games/simultaneous.kif"),
+    include_str!("../../games/threeplayer.kif"),
+];
+
+/// The GDL vocabulary the token harness writes descriptions with.
+const TOKENS: [&str; 32] = [
+    "(",
+    "(",
+    "(",
+    ")",
+    ")",
+    ")",
+    "<=",
+    "not",
+    "or",
+    "distinct",
+    "role",
+    "init",
+    "true",
+    "does",
+    "next",
+    "legal",
+    "goal",
+    "terminal",
+    "base",
+    "input",
+    "?x",
+    "?y",
+    "?z",
+    "a",
+    "b",
+    "p",
+    "q",
+    "(role r)",
+    "(init (c a))",
+    "(legal r a)",
+    "0",
+    "100",
+];
+
+/// Lowers the interpreter's work limit for this process, once, unless the
+/// caller chose one; every harness calls it first, so the limit is set
+/// before any evaluation reads it.
+fn low_work_limit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if std::env::var_os("GDLC_MAX_WORK").is_none() {
+            std::env::set_var("GDLC_MAX_WORK", WORK_LIMIT);
+        }
+    });
+}
+
+/// Checks `bytes` and, when they are accepted, plays them, counting them
+/// in `played`; panics with the description when that goes wrong (a
+/// panic, a rejection without an error, an empty rendering).
+fn check_and_play(bytes: Vec<u8>, played: &AtomicUsize) {
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let answer = run_mutant(bytes);
+    assert!(
+        !answer.starts_with("bug"),
+        "{answer}\n--- input ---\n{text}"
+    );
+    if answer == "accepted" {
+        played.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Any bytes through the front end (parse and check): accepted, or
+/// rejected with an error diagnostic that renders.
+#[test]
+fn front_end_takes_any_bytes() {
+    low_work_limit();
+    check!()
+        .with_test_time(TEST_TIME)
+        .with_iterations(20_000)
+        .for_each(
+            |bytes: &[u8]| match gdlc::load_bytes("fuzz.kif".into(), bytes.to_vec()) {
+                Ok(loaded) => {
+                    let _ = loaded.file.render(&loaded.analysis.diagnostics);
+                }
+                Err(gdlc::Error::Invalid { file, diagnostics }) => {
+                    assert!(diagnostics.iter().any(|d| d.is_error()), "{diagnostics:?}");
+                    assert!(!file.render(&diagnostics).trim().is_empty());
+                }
+                Err(e) => panic!("unexpected error: {e}"),
+            },
+        );
+}
+
+/// Descriptions written from GDL's own tokens, which get past the parser
+/// far more often than raw bytes: checked, and played when accepted.
+#[test]
+fn gdl_token_sequences_are_checked_and_played() {
+    low_work_limit();
+    let played = AtomicUsize::new(0);
+    check!()
+        .with_test_time(TEST_TIME)
+        .with_iterations(50_000)
+        .with_max_len(400)
+        .for_each(|picks: &[u8]| {
+            let words: Vec<&str> = picks
+                .iter()
+                .map(|&b| TOKENS[usize::from(b) % TOKENS.len()])
+                .collect();
+            check_and_play(words.join(" ").into_bytes(), &played);
+        });
+    assert!(played.into_inner() > 0, "no input got past the checks");
+}
+
+/// Mutants of the project's small games (`mutate::mutant`, chosen by a
+/// game index and a seed): checked and, when accepted, played for a few
+/// random steps under the work limit.
+#[test]
+fn mutants_of_real_games_are_checked_and_played() {
+    low_work_limit();
+    let played = AtomicUsize::new(0);
+    check!()
+        .with_type::<(u8, u64)>()
+        .with_test_time(TEST_TIME)
+        .with_iterations(20_000)
+        .for_each(|&(game, seed)| {
+            let text = GAMES[usize::from(game) % GAMES.len()];
+            let (bytes, _) = mutant(text, &mut StdRng::seed_from_u64(seed));
+            check_and_play(bytes, &played);
+        });
+    assert!(played.into_inner() > 0, "no mutant got past the checks");
+}
