@@ -17,8 +17,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Join steps one evaluation of a played description may take here: a
-/// mutant that needs more is reported as a resource limit, quickly.
-const WORK_LIMIT: &str = "2000000";
+/// mutant that needs more is reported as a resource limit, quickly, and
+/// before the interpreter's recursive calls can fill [`STACK`] (a
+/// recursion that builds ever deeper calls, as `(<= (line ?m) (line (cell
+/// 1 1 ?m)) (true (cell 1 2 ?m)))` does, is stopped by this limit only).
+const WORK_LIMIT: &str = "20000";
+
+/// The stack each description is checked and played on: 64 MiB, eight
+/// times the main thread's, so that [`WORK_LIMIT`] stops a runaway
+/// recursion first.
+const STACK: usize = 64 << 20;
 
 /// Longest each harness runs under `cargo test`.
 const TEST_TIME: Duration = Duration::from_secs(8);
@@ -79,12 +87,23 @@ fn low_work_limit() {
     });
 }
 
+/// The worker's answer for `bytes` (`accepted`, `rejected`, `limit ...` or
+/// `bug ...`), computed on a thread with a [`STACK`]-sized stack.
+fn on_big_stack(bytes: Vec<u8>) -> String {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || run_mutant(bytes))
+        .expect("start a thread")
+        .join()
+        .expect("run_mutant catches panics")
+}
+
 /// Checks `bytes` and, when they are accepted, plays them, counting them
 /// in `played`; panics with the description when that goes wrong (a
 /// panic, a rejection without an error, an empty rendering).
 fn check_and_play(bytes: Vec<u8>, played: &AtomicUsize) {
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let answer = run_mutant(bytes);
+    let answer = on_big_stack(bytes);
     assert!(
         !answer.starts_with("bug"),
         "{answer}\n--- input ---\n{text}"
@@ -153,4 +172,21 @@ fn mutants_of_real_games_are_checked_and_played() {
             check_and_play(bytes, &played);
         });
     assert!(played.into_inner() > 0, "no mutant got past the checks");
+}
+
+/// A mutant of tic-tac-toe, shrunk by hand, that overflowed the stack: the
+/// interpreter asks `(line x)` on demand, whose rule asks `(line (cell 1 1
+/// x))` before its `true` literal binds anything, and so on with ever
+/// deeper terms. Within the work limit it stops with a resource limit.
+#[test]
+fn a_recursion_through_ever_deeper_terms_stops_at_the_work_limit() {
+    low_work_limit();
+    let text = "(role x) (init (cell 1 2 x))
+        (<= (line ?m) (line (cell 1 1 ?m)) (true (cell 1 2 ?m)))
+        (<= (line ?m) (true (cell 3 3 ?m)))
+        (legal x go) (<= (next (cell 1 2 x)) (does x go))
+        (<= terminal (line x)) (goal x 100)";
+    let answer = on_big_stack(text.as_bytes().to_vec());
+    assert!(answer.starts_with("limit "), "{answer}");
+    assert!(answer.contains("`line/1`"), "{answer}");
 }
