@@ -244,16 +244,34 @@ fn resolve<'a>(t: &'a Term, subst: &'a FxHashMap<String, Term>) -> &'a Term {
     t
 }
 
+/// Whether variable `var` occurs in `t` under `subst`.
+fn occurs(var: &str, t: &Term, subst: &FxHashMap<String, Term>) -> bool {
+    match resolve(t, subst) {
+        Term::Var(v, _) => v == var,
+        Term::Const(..) => false,
+        Term::Func(_, args, _) => args.iter().any(|a| occurs(var, a, subst)),
+    }
+}
+
+/// Unifies `a` and `b`, extending `subst`; with the occurs check, so a
+/// variable is never bound to a term containing it (GDL's terms are
+/// finite: `?x` and `(f ?x)` do not unify).
 fn unify(a: &Term, b: &Term, subst: &mut FxHashMap<String, Term>) -> bool {
     let a = resolve(a, subst).clone();
     let b = resolve(b, subst).clone();
     match (&a, &b) {
         (Term::Var(x, _), Term::Var(y, _)) if x == y => true,
         (Term::Var(x, _), _) => {
+            if occurs(x, &b, subst) {
+                return false;
+            }
             subst.insert(x.clone(), b);
             true
         }
         (_, Term::Var(y, _)) => {
+            if occurs(y, &a, subst) {
+                return false;
+            }
             subst.insert(y.clone(), a);
             true
         }
@@ -293,5 +311,34 @@ fn apply_rule(rule: &mut NormalRule, subst: &FxHashMap<String, Term>) {
                 apply_term(y, subst);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostics::SourceFile;
+
+    /// A call that would bind a variable to a term containing it matches
+    /// no rule of the helper: `(h ?y ?y)` needs `?y = (f ?y)`. Unifying
+    /// without the occurs check built a cyclic substitution and overflowed
+    /// the stack (found by the fuzzing harness).
+    #[test]
+    fn a_call_needing_an_infinite_term_matches_nothing() {
+        let text = "(role you) (q a) (<= (h ?x (f ?x)) (distinct ?x b))
+            (<= (legal you go) (q ?y) (h ?y ?y))
+            (<= (legal you stay) (q ?y) (h ?y (f ?y)))";
+        let file = SourceFile {
+            name: "t.kif".into(),
+            text: text.into(),
+        };
+        let loaded = crate::load_source(file).expect("valid");
+        let legal: Vec<String> = loaded
+            .analysis
+            .rules
+            .iter()
+            .filter(|r| r.head.name == "legal")
+            .map(|r| r.head.to_string())
+            .collect();
+        assert_eq!(legal, ["(legal you stay)"]);
     }
 }

@@ -21,6 +21,50 @@ const KEYWORD_ARITY: &[(&str, usize)] = &[
     ("input", 2),
 ];
 
+/// The keywords that only declare a game's vocabulary: nothing a player
+/// or a referee asks of a state reads them.
+const DECLARATIONS: [&str; 2] = ["base", "input"];
+
+/// `description` without its `base` and `input` facts and rules of the
+/// wrong arity, with a warning for each: such a declaration (an older style
+/// of `base`, as `(base cell 1 1 b)`) declares nothing gdlc can use, and
+/// the reference prover never asks `base` or `input` to play a game.
+pub fn without_misdeclarations(
+    description: &Description,
+    out: &mut Vec<Diagnostic>,
+) -> Description {
+    let mut rules = Vec::with_capacity(description.rules.len());
+    for rule in &description.rules {
+        let head = &rule.head;
+        let arity = KEYWORD_ARITY
+            .iter()
+            .find(|(k, _)| *k == head.name)
+            .map(|&(_, a)| a);
+        match arity {
+            Some(arity)
+                if DECLARATIONS.contains(&head.name.as_str()) && head.args.len() != arity =>
+            {
+                out.push(
+                    Diagnostic::warning(
+                        "ignored-declaration",
+                        format!(
+                            "`{}` takes {arity} argument{}, found {}; this {} is ignored",
+                            head.name,
+                            if arity == 1 { "" } else { "s" },
+                            head.args.len(),
+                            if rule.body.is_empty() { "fact" } else { "rule" }
+                        ),
+                    )
+                    .at(rule.span, "declaration of the wrong arity")
+                    .note("`base` and `input` only declare fluents and moves; nothing gdlc or the reference prover plays reads them"),
+                );
+            }
+            _ => rules.push(rule.clone()),
+        }
+    }
+    Description { rules }
+}
+
 /// Checks on the written forms: keyword arities, keywords in heads, roles,
 /// and the lenient forms that deserve a warning.
 pub fn check_forms(description: &Description, out: &mut Vec<Diagnostic>) {

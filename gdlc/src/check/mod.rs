@@ -33,6 +33,7 @@ impl Analysis {
 /// Runs every check on a parsed description.
 pub fn check(description: &Description) -> Analysis {
     let mut diagnostics = Vec::new();
+    let description = &keywords::without_misdeclarations(description, &mut diagnostics);
     keywords::check_forms(description, &mut diagnostics);
     let rules: Vec<NormalRule> = description.rules.iter().flat_map(normalize).collect();
     let graph = RelationGraph::new(&rules);

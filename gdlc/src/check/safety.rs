@@ -74,14 +74,24 @@ pub fn check(rules: &[NormalRule], out: &mut Vec<Diagnostic>) {
             let origin = helper.map_or_else(String::new, |h| {
                 format!(" (`{written}` is written in `{h}`, unfolded into that rule)")
             });
-            out.push(
-                Diagnostic::error(
-                    "unsafe-variable",
-                    format!("variable `{written}` in {place} is not bound by any positive literal of the rule for `{relation}`{origin}"),
-                )
-                .at(span, "unbound variable")
-                .also(rule.span, "in this rule"),
-            );
+            let mut d = Diagnostic::error(
+                "unsafe-variable",
+                format!("variable `{written}` in {place} is not bound by any positive literal of the rule for `{relation}`{origin}"),
+            )
+            .at(span, "unbound variable")
+            .also(rule.span, "in this rule");
+            if place != "the head" {
+                d = d.note(
+                    "the reference prover ignores such a literal, as if it always held, which is rarely what was meant",
+                );
+            }
+            if place == "a negated literal" {
+                d = d.note(format!(
+                    "to say that no value of `{written}` makes it hold, negate a relation of its own that binds `{written}`, \
+                     as `(<= some (p {written}))` with `(not some)`"
+                ));
+            }
+            out.push(d);
         }
     }
 }
