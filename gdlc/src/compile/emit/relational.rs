@@ -13,7 +13,7 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::relational_layers::{layer_fn, phase_roots, rel_field};
+use crate::compile::emit::relational_layers::{layer_fns, phase_roots, rel_field};
 use crate::compile::emit::relational_rules::rule_fns;
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
@@ -58,7 +58,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .layers
         .iter()
         .enumerate()
-        .map(|(i, layer)| layer_fn(i, layer, &recursion))
+        .map(|(i, layer)| layer_fns(i, layer, &recursion))
         .collect();
     let phase_fns = phase_fns(&phase_roots(program, layers));
     let relations = ContainerCode::new(program, layers, containers, &registered.indexes);
@@ -89,7 +89,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
     let parts = GameParts {
         imports: quote! {
             use ::gdl_runtime::support::{
-                any_one, box_slot, boxed_range, find, ones, range, ranked_member, Rel,
+                any_one, box_slot, boxed_range, find, next_one, ones, range, ranked_member, Rel, END,
             };
         },
         items: quote! {

@@ -87,12 +87,30 @@ impl Recursion {
     }
 }
 
-/// The function evaluating one layer: every rule once; for a recursive
-/// layer then, semi-naively, rounds in which each rule that reads the
-/// layer runs once per scan of it, that scan restricted to the facts new
-/// in the last round, until no relation of the layer grows.
-pub fn layer_fn(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
+/// The functions of one layer: `layer_<i>`, evaluating every rule once;
+/// for a recursive layer then, semi-naively, rounds in which each rule
+/// that reads the layer runs once per scan of it, that scan restricted to
+/// the facts new in the last round, until no relation of the layer grows;
+/// and `ensure_layer_<i>`, evaluating it unless done for this state.
+pub fn layer_fns(i: usize, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
+    let ensure = format_ident!("ensure_layer_{i}");
     let name = format_ident!("layer_{i}");
+    let idx = Literal::usize_unsuffixed(i);
+    let eval = layer_fn(&name, layer, recursion);
+    quote! {
+        #[inline]
+        fn #ensure(&mut self) {
+            if !self.done[#idx] {
+                self.#name();
+                self.done[#idx] = true;
+            }
+        }
+        #eval
+    }
+}
+
+/// The function `name` evaluating `layer` (see [`layer_fns`]).
+fn layer_fn(name: &Ident, layer: &Layer, recursion: &[Recursion]) -> TokenStream {
     let rules: Vec<&Recursion> = layer
         .rules
         .iter()
@@ -188,9 +206,28 @@ mod tests {
             .expect("the rule's function");
         let rule = &rule[..rule.find("/// (<=").unwrap_or(rule.len())];
         let (before, after) = rule
-            .split_once("self.layer_")
+            .split_once("self.ensure_layer_")
             .expect("evaluates `open` first");
         assert!(before.contains("self.current.holds("), "{rule}");
         assert!(after.contains(".contains(&["), "{rule}");
+    }
+
+    #[test]
+    fn a_rule_reading_a_layer_twice_evaluates_it_once() {
+        let game = GAME.replace(
+            "(<= terminal (true alarm) (open 1 4))",
+            "(<= terminal (true alarm) (open 1 4) (true (at ?x)) (open ?x 4))",
+        );
+        let loaded = crate::load_bytes("t.kif".into(), game.into()).expect("valid");
+        let code = generate_with(&loaded, Strategy::Relational, "t.bin");
+        let code = code.expect("compiles").code;
+        let rule = code
+            .split("/// (<= terminal (true alarm) (open 1 4) (true (at ?x)) (open ?x 4))\n")
+            .nth(1)
+            .expect("the rule's function");
+        let rule = &rule[..rule.find("/// (<=").unwrap_or(rule.len())];
+        assert_eq!(rule.matches("self.ensure_layer_").count(), 1, "{rule}");
+        let (_, reads) = rule.split_once("self.ensure_layer_").expect("ensured");
+        assert_eq!(reads.matches(".contains(&[").count(), 2, "{rule}");
     }
 }

@@ -56,7 +56,7 @@ pub fn rule_fns(
                 delta,
                 layer_of: &layer_of,
                 own_layer,
-                ensures: 0,
+                ensured: Vec::new(),
             };
             let body = g.steps(0);
             fns.push(rule_fn(program, plan.rule, delta, body));
@@ -77,9 +77,7 @@ fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStre
             quote! {
                 #[doc = #doc]
                 fn #name(&mut self) {
-                    'rule: {
-                        #body
-                    }
+                    #body
                 }
             }
         }
@@ -90,9 +88,7 @@ fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStre
                 #[doc = #doc]
                 #[doc = #doc2]
                 fn #name(&mut self, lo: usize) {
-                    'rule: {
-                        #body
-                    }
+                    #body
                 }
             }
         }
@@ -123,8 +119,8 @@ struct RuleGen<'a> {
     layer_of: &'a [Option<usize>],
     /// The layer of the rule.
     own_layer: usize,
-    /// How many reads have evaluated another layer first so far.
-    ensures: usize,
+    /// The other layers the steps so far evaluate first, in order.
+    ensured: Vec<usize>,
 }
 
 /// A step over a constant table ([`Step::Table`], which documents the
@@ -219,24 +215,20 @@ impl RuleGen<'_> {
     fn fail(&self) -> TokenStream {
         match self.loops.last() {
             Some(l) => quote! { continue #l; },
-            None => quote! { break 'rule; },
+            None => quote! { return; },
         }
     }
 
     /// Evaluates the layer defining `rel` if this state (or joint move) has
     /// not yet: a layer is derived when a rule first reads it, not before.
+    /// Each step runs inside the steps before it, so a layer the rule has
+    /// already ensured is not ensured again.
     fn ensure(&mut self, rel: RelId) -> TokenStream {
         match self.layer_of[rel] {
-            Some(l) if l != self.own_layer => {
-                self.ensures += 1;
-                let f = format_ident!("layer_{l}");
-                let idx = Literal::usize_unsuffixed(l);
-                quote! {
-                    if !self.done[#idx] {
-                        self.#f();
-                        self.done[#idx] = true;
-                    }
-                }
+            Some(l) if l != self.own_layer && !self.ensured.contains(&l) => {
+                self.ensured.push(l);
+                let f = format_ident!("ensure_layer_{l}");
+                quote! { self.#f(); }
             }
             _ => TokenStream::new(),
         }
@@ -490,9 +482,9 @@ impl RuleGen<'_> {
             self.known.push((term.clone(), quote! { #id }));
         }
         self.loops.push(label.clone());
-        let ensures = self.ensures;
+        let ensured = self.ensured.len();
         let inner = self.steps(i + 1);
-        let evaluates_layers = self.ensures > ensures;
+        let evaluates_layers = self.ensured.len() > ensured;
         self.loops.pop();
         self.known.truncate(known);
         let TableRows {
@@ -516,7 +508,7 @@ impl RuleGen<'_> {
                     #walk_rows
                     let (mut #from, #end) = (#bounds);
                     #label: loop {
-                        let f = ::gdl_runtime::support::next_one(&self.current.0, #from, #end);
+                        let f = next_one(&self.current.0, #from, #end);
                         if f >= #end {
                             break;
                         }
@@ -626,7 +618,7 @@ impl RuleGen<'_> {
         };
         quote! {
             let mut #cursor = self.#field.first(#index, &[#(#key),*]);
-            #label: while #cursor != ::gdl_runtime::support::END {
+            #label: while #cursor != END {
                 #stop
                 let row = self.#field.get(#cursor as usize);
                 #cursor = self.#field.next(#index, #cursor);
