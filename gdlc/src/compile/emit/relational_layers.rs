@@ -213,6 +213,29 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_whose_every_fluent_reads_a_layer_evaluates_it_before_the_walk() {
+        let game = GAME.replace(
+            "(<= (next alarm) (true (at 3)))",
+            "(<= (next alarm) (true (at 3)))\n(init (mark 1))\n(init (mark 2))\n\
+             (init (mark 3))\n(init (mark 4))\n\
+             (<= (moved ?y) (does a (go ?y)))\n\
+             (<= (next (mark ?x)) (true (mark ?x)) (not (moved ?x)))",
+        );
+        let loaded = crate::load_bytes("t.kif".into(), game.into()).expect("valid");
+        let code = generate_with(&loaded, Strategy::Relational, "t.bin");
+        let code = code.expect("compiles").code;
+        let rule = code
+            .split("/// (<= (next (mark ?x)) (true (mark ?x)) (not (moved ?x)))\n")
+            .nth(1)
+            .expect("the rule's function");
+        let rule = &rule[..rule.find("/// (<=").unwrap_or(rule.len())];
+        let (before, walk) = rule.split_once("for f in ones(").expect("a walk");
+        assert!(before.contains("if any_one("), "{rule}");
+        assert!(before.contains("self.ensure_layer_"), "{rule}");
+        assert!(!walk.contains("ensure_layer_"), "{rule}");
+    }
+
+    #[test]
     fn a_rule_reading_a_layer_twice_evaluates_it_once() {
         let game = GAME.replace(
             "(<= terminal (true alarm) (open 1 4))",

@@ -234,6 +234,20 @@ impl RuleGen<'_> {
         }
     }
 
+    /// The evaluation of the layer that step `i` reads, if the step reads
+    /// another layer's relation first thing (no head test before it).
+    fn ensure_read_at(&mut self, i: usize) -> TokenStream {
+        let steps = &self.plan.steps;
+        let head_test = i == self.plan.head_bound_after && steps[i..].iter().any(Step::is_loop);
+        match steps.get(i) {
+            Some(Step::Scan(atom) | Step::Member { atom, .. }) if !head_test => {
+                let rel = atom.rel;
+                self.ensure(rel)
+            }
+            _ => TokenStream::new(),
+        }
+    }
+
     /// The variable holding rule variable `v`.
     fn var(v: usize) -> Ident {
         format_ident!("v{v}")
@@ -481,6 +495,14 @@ impl RuleGen<'_> {
             binds.push(quote! { let #id = row[#last]; });
             self.known.push((term.clone(), quote! { #id }));
         }
+        // Every fluent a stride-1 walk visits reaches the next step: its
+        // layer is evaluated before the walk when the walk finds one, so
+        // the walk need not borrow the reasoner anew for each fluent.
+        let first_read = if rows.walk == Some(1) {
+            self.ensure_read_at(i + 1)
+        } else {
+            TokenStream::new()
+        };
         self.loops.push(label.clone());
         let ensured = self.ensured.len();
         let inner = self.steps(i + 1);
@@ -498,6 +520,11 @@ impl RuleGen<'_> {
             rows_var,
             ..
         } = rows;
+        let first_read = if first_read.is_empty() {
+            first_read
+        } else {
+            quote! { if any_one(#state_range) { #first_read } }
+        };
         if walk.is_some() {
             let skip = on_stride.map(|on| quote! { if !(#on) { continue #label; } });
             if evaluates_layers {
@@ -506,6 +533,7 @@ impl RuleGen<'_> {
                 let (from, end) = (format_ident!("from{i}"), format_ident!("end{i}"));
                 return quote! {
                     #walk_rows
+                    #first_read
                     let (mut #from, #end) = (#bounds);
                     #label: loop {
                         let f = next_one(&self.current.0, #from, #end);
@@ -522,6 +550,7 @@ impl RuleGen<'_> {
             }
             return quote! {
                 #walk_rows
+                #first_read
                 #label: for f in ones(#state_range) {
                     #skip
                     let row = &#rows_var[#row_of];
