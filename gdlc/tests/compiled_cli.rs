@@ -596,3 +596,92 @@ fn native_builds_count_like_portable_ones_and_are_cached_apart() {
         "{config}"
     );
 }
+
+/// Paths over the marked cells of a small graph (1-2, 2-3, 1-3, 3-4,
+/// 4-5), each carried as the list of the cells visited, which `notin`
+/// checks: `seq`, the lists of up to nine cells, has about 2.4 million
+/// facts, more than the compiler tabulates, so `notin` and `path` build
+/// their lists at run time. One role marks a cell or passes, four times;
+/// the game ends when a path links cell 1 to cell 5.
+fn paths_game() -> String {
+    let mut text = String::from(
+        "(role p) (init (marked 1)) (init (step 0))
+         (cell 1) (cell 2) (cell 3) (cell 4) (cell 5)
+         (adj 1 2) (adj 2 1) (adj 2 3) (adj 3 2) (adj 1 3) (adj 3 1)
+         (adj 3 4) (adj 4 3) (adj 4 5) (adj 5 4)
+         (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+         (<= (legal p (mark ?x)) (cell ?x) (not (true (marked ?x))))
+         (<= (legal p pass) (true (step ?s)))
+         (<= (next (marked ?x)) (does p (mark ?x)))
+         (<= (next (marked ?x)) (true (marked ?x)))
+         (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+         (<= (notin ?y nil) (cell ?y))
+         (<= (notin ?y (c ?h ?t)) (cell ?h) (distinct ?y ?h) (seq ?t) (notin ?y ?t))
+         (<= (path ?x ?x ?v) (true (marked ?x)) (notin ?x ?v))
+         (<= (path ?x ?z ?v) (true (marked ?x)) (notin ?x ?v) (adj ?x ?y)
+             (path ?y ?z (c ?x ?v)))
+         (<= connected (path 1 5 nil))
+         (<= (goal p 100) connected) (<= (goal p 0) (not connected))
+         (<= terminal connected) (<= terminal (true (step 4)))
+         (seq nil)",
+    );
+    for n in 1..=9 {
+        let list = (1..=n)
+            .rev()
+            .fold("nil".to_string(), |t, i| format!("(c ?a{i} {t})"));
+        let cells: String = (1..=n).map(|i| format!(" (cell ?a{i})")).collect();
+        text += &format!("\n(<= (seq {list}){cells})");
+    }
+    text
+}
+
+#[test]
+fn lists_built_at_run_time_count_as_by_hand_and_trace_like_the_interpreter() {
+    let Some(cargo) = cargo() else { return };
+    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    std::fs::create_dir_all(&parent).unwrap();
+    let dir = tempfile::tempdir_in(&parent).unwrap();
+    let path = dir.path().join("paths.kif");
+    std::fs::write(&path, paths_game()).unwrap();
+    let p = path.to_str().unwrap();
+    let out = dir.path().join("crate");
+    let run = gdlc_cached(&[p, "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let binary = build(&cargo, &out, "paths");
+    let run = |args: &[&str]| -> Run { Command::new(&binary).args(args).output().unwrap().into() };
+    let perft = run(&["perft", "--depth", "4", "--json"]).json();
+    // Marks of cells 2-5 and a pass: 5 moves, then one fewer per cell
+    // marked. Three plies deep, the 6 orders of marking 3, 4 and 5 link 1
+    // to 5 and end the game; the other 67 positions have 2 to 5 moves:
+    // 18 * 2 + 36 * 3 + 12 * 4 + 1 * 5 = 197.
+    let leaves: Vec<u64> = (0..=4)
+        .map(|d| perft["levels"][d]["leaves"].as_u64().unwrap())
+        .collect();
+    assert_eq!(leaves, [1, 5, 21, 73, 197], "{perft}");
+    let ours = run(&["trace", "--depth", "4"]).json();
+    let reference = gdlc_cached(&["trace", p, "--depth", "4"]).json();
+    assert_eq!(ours, reference);
+}
+
+#[test]
+fn lists_asked_for_with_a_free_argument_are_refused_by_name() {
+    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    std::fs::create_dir_all(&parent).unwrap();
+    let dir = tempfile::tempdir_in(&parent).unwrap();
+    let path = dir.path().join("paths_free.kif");
+    // With the visited list free, `notin` is asked for every list of cells.
+    let text = paths_game().replace("(path 1 5 nil)", "(path 1 5 ?v)");
+    std::fs::write(&path, text).unwrap();
+    let out = dir.path().join("crate");
+    let run = gdlc_cached(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("`notin/2` builds terms at run time, and its rule (<= (notin ?y (c ?h ?t))")
+            && run
+                .stderr
+                .contains("would build them for every value of its variables"),
+        "{}",
+        run.stderr
+    );
+}

@@ -42,6 +42,7 @@ const CORPUS: &[&str] = &[
     "hex",
     "knightsTour",
     "knightThrough",
+    "laikLee_hex",
     "linesOfAction",
     "mummymaze2p",
     "nineBoardTicTacToe",

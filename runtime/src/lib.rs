@@ -21,6 +21,7 @@ mod drivers;
 #[cfg(feature = "cli")]
 pub mod gdl_perf;
 pub mod kif;
+mod open_terms;
 mod parallel;
 #[cfg(feature = "cli")]
 pub mod report;

@@ -4,6 +4,7 @@
 //! Terms are small integer ids (`u32`) assigned by the compiler; a tuple of
 //! a relation of arity `N` is a `[u32; N]`.
 
+pub use crate::open_terms::{build_term, term_args, OpenTerms, MAX_OPEN_TERMS};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 

@@ -10,12 +10,22 @@ pub enum CompileError {
     /// Evaluating the static relations at compile time hit the
     /// interpreter's resource limit (its message).
     StaticRelations(String),
-    /// A static relation some phase needs has too many facts to tabulate,
-    /// and is recursive: answered on demand, it could build terms that no
-    /// compile-time numbering holds.
-    StaticRelationTooLarge {
+    /// An argument of `true`, `does` or an answer keyword holds terms
+    /// built at run time (see `analyse::open`), which no state or move can
+    /// number.
+    OpenKeyword {
+        /// The argument, counted from 1.
+        argument: usize,
         /// The relation, as `name/arity`.
         relation: String,
+    },
+    /// A rule would build terms at run time for every value of its
+    /// variables, not only for those its callers ask about.
+    OpenEnumerated {
+        /// The relation, as `name/arity`.
+        relation: String,
+        /// The rule, as written.
+        rule: String,
     },
     /// More possible fluents than the state can number.
     TooManyFluents {
@@ -46,11 +56,17 @@ impl fmt::Display for CompileError {
         write!(f, "error: cannot compile: ")?;
         match self {
             CompileError::StaticRelations(limit) => write!(f, "the static relations: {limit}"),
-            CompileError::StaticRelationTooLarge { relation } => write!(
+            CompileError::OpenKeyword { argument, relation } => write!(
                 f,
-                "the static relation `{relation}` is too large to tabulate at compile time \
-                 (more than 2,000,000 facts) and recursive; a recursive relation answered on demand \
-                 may build terms not known at compile time, which the compiler does not support"
+                "argument {argument} of `{relation}` can hold terms built at run time (by a static \
+                 relation too large to tabulate), but states, moves and answers hold only terms \
+                 known at compile time"
+            ),
+            CompileError::OpenEnumerated { relation, rule } => write!(
+                f,
+                "`{relation}` builds terms at run time, and its rule {rule} would build them for \
+                 every value of its variables, not only for those its callers ask about (they must \
+                 call it with its compound arguments bound)"
             ),
             CompileError::TooManyFluents { limit } => {
                 write!(f, "the game has more than {limit} possible fluents")
@@ -85,6 +101,14 @@ pub enum NotGround {
     },
     /// `next` has static facts: a fluent that holds in every state.
     StaticNext,
+    /// An argument holds terms built at run time, which no bit can stand
+    /// for.
+    BuiltTerms {
+        /// The argument, counted from 1.
+        argument: usize,
+        /// The relation, as `name/arity`.
+        relation: String,
+    },
     /// The instances' tables would hold too many bit tests.
     TooManyTests {
         /// The limit that was passed.
@@ -101,6 +125,10 @@ impl fmt::Display for NotGround {
                 "more than {limit} rule instances (or a relation too large to enumerate)"
             ),
             NotGround::StaticNext => write!(f, "`next` has facts that hold in every state"),
+            NotGround::BuiltTerms { argument, relation } => write!(
+                f,
+                "argument {argument} of `{relation}` holds terms built at run time"
+            ),
             NotGround::TooManyTests { limit } => {
                 write!(f, "the ground instances need more than {limit} bit tests")
             }

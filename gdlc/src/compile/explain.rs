@@ -334,9 +334,11 @@ fn relations(out: &mut String, c: &Compiled) {
     }
     let rows: Vec<[String; 6]> = (0..p.relations.len())
         .map(|r| {
-            let sizes: Vec<String> = c.domains.args[r]
-                .iter()
-                .map(|d| d.len().to_string())
+            let sizes: Vec<String> = (c.domains.args[r].iter().zip(&c.domains.open[r]))
+                .map(|(d, &open)| match open {
+                    true => "built".to_string(),
+                    false => d.len().to_string(),
+                })
                 .collect();
             [
                 relation_name(p, r),

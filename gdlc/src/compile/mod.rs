@@ -50,7 +50,7 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
             }
         }
         Err(not_ground) => {
-            let (relational, rewritten) = relational::build(&mut program, &mut domains);
+            let (relational, rewritten) = relational::build(&mut program, &mut domains)?;
             layers = rewritten;
             Evaluation::Relational {
                 relational,

@@ -2,6 +2,7 @@
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
+use crate::compile::analyse::open;
 use crate::compile::error::NotGround;
 use crate::compile::ground::grounding::{self, Ground};
 use crate::compile::program::Program;
@@ -37,6 +38,12 @@ pub fn ground_or_why_not(
     layers: &Layers,
     strategy: Strategy,
 ) -> Result<Ground, NotGround> {
+    if let Some((r, i)) = open::first(&domains.open) {
+        return Err(NotGround::BuiltTerms {
+            argument: i + 1,
+            relation: program.relations[r].to_string(),
+        });
+    }
     match strategy {
         Strategy::Auto | Strategy::Ground => grounding::ground(program, domains, layers),
         Strategy::Relational => Err(NotGround::Asked),

@@ -9,6 +9,7 @@
 //! first (so that a state is a bitset indexed by fluent id), then every other
 //! term (see [`super::term_ids`]).
 
+use super::open::{self, OpenArgs};
 use super::relaxed::{self, Limits};
 use super::term_ids::{number_terms, renumber_fluents};
 use crate::compile::error::CompileError;
@@ -27,11 +28,17 @@ const LIMITS: Limits = Limits {
     join_work: 4_000_000,
 };
 
+/// The number of values the plans assume for an open argument.
+pub const OPEN_VALUES: usize = 1_000;
+
 /// The domains of every argument position, and the runtime term ids.
 pub struct Domains {
     /// Per relation, per argument position: the terms that can occur there
-    /// (compile-time ids, sorted by runtime id).
+    /// (compile-time ids, sorted by runtime id); empty at an open argument.
     pub args: Vec<Vec<Vec<TermId>>>,
+    /// Per relation, per argument position: whether its terms are built at
+    /// run time (see [`open`]).
+    pub open: OpenArgs,
     /// Runtime id of each compile-time term id.
     pub runtime_id: Vec<u32>,
     /// Canonical text of each runtime id.
@@ -79,6 +86,21 @@ impl Domains {
         self.fluent_orders = orders;
     }
 
+    /// The number of values argument `pos` of relation `r` can take:
+    /// [`OPEN_VALUES`] for an open one.
+    pub fn size(&self, r: usize, pos: usize) -> usize {
+        if self.open[r][pos] {
+            OPEN_VALUES
+        } else {
+            self.args[r][pos].len()
+        }
+    }
+
+    /// Whether some argument of relation `r` is open.
+    pub fn has_open(&self, r: usize) -> bool {
+        self.open[r].iter().any(|&o| o)
+    }
+
     /// The runtime id of a compile-time term.
     pub fn id(&self, t: TermId) -> u32 {
         self.runtime_id[t as usize]
@@ -103,12 +125,25 @@ pub fn compute(program: &mut Program) -> Result<Domains, CompileError> {
 
 /// [`compute`] with the given limits.
 fn compute_within(program: &mut Program, limits: Limits) -> Result<Domains, CompileError> {
-    let relaxation = relaxed::evaluate(program, limits)?;
-    let dom = relaxation.domains;
+    let open = open::arguments(program)?;
+    let top = open::first(&open).map(|_| program.store.constant(OPEN_PLACEHOLDER));
+    let rules = match top {
+        Some(top) => open::erase(&program.rules, &open, top),
+        None => program.rules.clone(),
+    };
+    let original = std::mem::replace(&mut program.rules, rules);
+    let relaxation = relaxed::evaluate(program, limits);
+    program.rules = original;
+    let mut relaxation = relaxation?;
+    let mut dom = relaxation.domains;
     if dom[program.true_rel][0].len() > MAX_FLUENTS {
         return Err(CompileError::TooManyFluents { limit: MAX_FLUENTS });
     }
-    let ids = number_terms(&program.store, &dom, program.true_rel);
+    if top.is_some() {
+        forget_open(&open, &mut dom, &mut relaxation.rows);
+        relaxation.instances = None;
+    }
+    let ids = number_terms(&program.store, &dom, program.true_rel, top);
     let runtime_id = ids.runtime_id;
     let args = dom
         .into_iter()
@@ -125,6 +160,7 @@ fn compute_within(program: &mut Program, limits: Limits) -> Result<Domains, Comp
         .collect();
     Ok(Domains {
         args,
+        open,
         runtime_id,
         texts: ids.texts,
         fluents: ids.fluents,
@@ -133,6 +169,22 @@ fn compute_within(program: &mut Program, limits: Limits) -> Result<Domains, Comp
         work: relaxation.work,
         fluent_orders: FxHashMap::default(),
     })
+}
+
+/// The name of the placeholder the relaxed evaluation sees at every open
+/// argument: no description can spell it.
+const OPEN_PLACEHOLDER: &str = "(built at run time)";
+
+/// Empties the domains of the open arguments (they held only the
+/// placeholder) and forgets the facts of the relations with one, which
+/// are not enumerated.
+fn forget_open(open: &OpenArgs, dom: &mut [Vec<relaxed::Domain>], rows: &mut [Option<usize>]) {
+    for (r, positions) in open.iter().enumerate() {
+        for (i, _) in positions.iter().enumerate().filter(|&(_, &o)| o) {
+            dom[r][i].clear();
+            rows[r] = None;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -21,10 +21,17 @@ pub(super) struct TermIds {
 }
 
 /// Numbers every term of `store` (see [`term_order`]), given the domains
-/// `dom` of every relation's arguments (`true_rel`'s are the fluents).
-pub(super) fn number_terms(store: &TermStore, dom: &[Vec<Domain>], true_rel: RelId) -> TermIds {
-    let (fluents, rest) = term_order(store, dom, true_rel);
-    let mut runtime_id = vec![0u32; store.len()];
+/// `dom` of every relation's arguments (`true_rel`'s are the fluents);
+/// `skip` (the placeholder of open arguments) gets no runtime id.
+pub(super) fn number_terms(
+    store: &TermStore,
+    dom: &[Vec<Domain>],
+    true_rel: RelId,
+    skip: Option<TermId>,
+) -> TermIds {
+    let (fluents, mut rest) = term_order(store, dom, true_rel);
+    rest.retain(|&t| Some(t) != skip);
+    let mut runtime_id = vec![u32::MAX; store.len()];
     let mut texts = Vec::with_capacity(store.len());
     for (i, &t) in fluents.iter().chain(&rest).enumerate() {
         runtime_id[t as usize] = i as u32;

@@ -76,11 +76,26 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .map(|(i, t)| arrays.static_rows(&format_ident!("T{i}"), t.columns, &t.rows));
     let table_items: Vec<TokenStream> = table_items.collect();
     let ContainerCode {
-        fields,
-        inits,
-        clear_state,
+        mut fields,
+        mut inits,
+        mut clear_state,
         clear_moves,
     } = relations;
+    let mut imports = quote! {
+        any_one, box_slot, boxed_range, find, next_one, ones, range, ranked_member, Rel, END,
+    };
+    if domains.open.iter().flatten().any(|&o| o) {
+        // Terms built at run time get the ids after the compiler's, and
+        // are forgotten with the state that built them.
+        let first = lit(domains.texts.len() as u32);
+        fields.extend(quote! {
+            /// The terms built at run time in the current state.
+            terms: OpenTerms,
+        });
+        inits.extend(quote! { terms: OpenTerms::new(#first), });
+        clear_state.extend(quote! { self.terms.clear(); });
+        imports.extend(quote! { build_term, term_args, OpenTerms, });
+    }
     let RememberedState {
         fields: remembered_fields,
         inits: remembered_inits,
@@ -88,9 +103,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
     } = RememberedState::new(layers.layers.len(), "relations", clear_state);
     let parts = GameParts {
         imports: quote! {
-            use ::gdl_runtime::support::{
-                any_one, box_slot, boxed_range, find, next_one, ones, range, ranked_member, Rel, END,
-            };
+            use ::gdl_runtime::support::{ #imports };
         },
         items: quote! {
             #(#table_items)*

@@ -17,6 +17,8 @@ use crate::ir::terms::TermData;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+mod open_terms;
+
 /// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
 /// in a recursive layer one `rule_<r>_delta_<step>` per step scanning a
 /// relation of the layer), and how each rule takes part in the fixpoint of
@@ -57,6 +59,7 @@ pub fn rule_fns(
                 layer_of: &layer_of,
                 own_layer,
                 ensured: Vec::new(),
+                fresh: 0,
             };
             let body = g.steps(0);
             fns.push(rule_fn(program, plan.rule, delta, body));
@@ -121,6 +124,9 @@ struct RuleGen<'a> {
     own_layer: usize,
     /// The other layers the steps so far evaluate first, in order.
     ensured: Vec<usize>,
+    /// The names given so far to the arguments of terms taken apart at
+    /// open arguments.
+    fresh: usize,
 }
 
 /// A step over a constant table ([`Step::Table`], which documents the
@@ -680,6 +686,16 @@ impl RuleGen<'_> {
         skip: &TokenStream,
     ) -> TokenStream {
         match arg {
+            Pat::Func(..) if self.open_at(rel, pos) => self.match_open(arg, value, skip),
+            Pat::Func(..) => self.match_compound(rel, pos, arg, value, skip),
+            _ => self.match_scalar(arg, value, skip),
+        }
+    }
+
+    /// Matches a runtime term against a constant or a variable, binding a
+    /// free one.
+    fn match_scalar(&mut self, arg: &Pat, value: TokenStream, skip: &TokenStream) -> TokenStream {
+        match arg {
             Pat::Ground(t) => {
                 let id = lit(self.domains.id(*t));
                 quote! { if #value != #id { #skip } }
@@ -696,36 +712,46 @@ impl RuleGen<'_> {
                 let var = Self::var(*v);
                 quote! { let #var = #value; }
             }
-            Pat::Func(..) => {
-                // Take the term apart with a table keyed by its id.
-                let vars = arg.vars();
-                let table = self.lookups.pattern_table(
-                    self.program,
-                    self.domains,
-                    self.plan,
-                    arg,
-                    PatternDomain::Arg(rel, pos),
-                    true,
-                );
-                let first = self.lookups.first_row(table, &[value]);
-                let mut code = quote! {
-                    let Some(d) = #first else { #skip };
-                };
-                for (j, &v) in vars.iter().enumerate() {
-                    let col = Literal::usize_unsuffixed(j + 1);
-                    let var = Self::var(v);
-                    if self.bound[v] {
-                        code.extend(quote! { if d[#col] != #var { #skip } });
-                    } else if self.uses[v] > 1 {
-                        code.extend(quote! { let #var = d[#col]; });
-                    }
-                }
-                for v in vars {
-                    self.bound[v] = true;
-                }
-                code
+            Pat::Func(..) => unreachable!("compound terms are matched by match_compound"),
+        }
+    }
+
+    /// Matches a runtime term at a closed argument against a compound
+    /// pattern, with a table of the terms of its domain keyed by id.
+    fn match_compound(
+        &mut self,
+        rel: RelId,
+        pos: usize,
+        arg: &Pat,
+        value: TokenStream,
+        skip: &TokenStream,
+    ) -> TokenStream {
+        let vars = arg.vars();
+        let table = self.lookups.pattern_table(
+            self.program,
+            self.domains,
+            self.plan,
+            arg,
+            PatternDomain::Arg(rel, pos),
+            true,
+        );
+        let first = self.lookups.first_row(table, &[value]);
+        let mut code = quote! {
+            let Some(d) = #first else { #skip };
+        };
+        for (j, &v) in vars.iter().enumerate() {
+            let col = Literal::usize_unsuffixed(j + 1);
+            let var = Self::var(v);
+            if self.bound[v] {
+                code.extend(quote! { if d[#col] != #var { #skip } });
+            } else if self.uses[v] > 1 {
+                code.extend(quote! { let #var = d[#col]; });
             }
         }
+        for v in vars {
+            self.bound[v] = true;
+        }
+        code
     }
 
     /// The tuple of a fully bound atom: code building its compound
@@ -755,6 +781,7 @@ impl RuleGen<'_> {
                     let (_, id) = self.known.iter().find(|(p, _)| p == arg).expect("known");
                     id.clone()
                 }
+                Pat::Func(..) if self.open_at(atom.rel, k) => self.build_open(arg, &mut build),
                 Pat::Func(..) => {
                     let table = self.lookups.pattern_table(
                         self.program,
@@ -817,6 +844,12 @@ impl RuleGen<'_> {
                     }
                     _ => quote! { true },
                 }
+            }
+            (Pat::Var(v), p @ Pat::Func(..)) | (p @ Pat::Func(..), Pat::Var(v))
+                if self.any_open() =>
+            {
+                let var = Self::var(*v);
+                self.ne_open(quote! { #var }, p)
             }
             (Pat::Var(v), p @ Pat::Func(..)) | (p @ Pat::Func(..), Pat::Var(v)) => {
                 let table = self.lookups.pattern_table(

@@ -9,7 +9,7 @@ use crate::compile::emit::arrays::Arrays;
 use crate::compile::emit::skeleton::lit;
 use crate::compile::program::{Pat, Program, RelId};
 use crate::compile::relational::plan::{key_box, Membership, RulePlan, Table, Tables};
-use crate::ir::terms::TermId;
+use crate::ir::terms::{SymId, TermData, TermId};
 use gdl_runtime::support::box_slot;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -230,6 +230,47 @@ impl TableLookups<'_> {
         }
         let table = self.tables.add(Table {
             columns: vars.len() + 1,
+            rows,
+            fluent_key: None,
+        });
+        self.registered.pattern_tables.insert(key, table);
+        table
+    }
+}
+
+impl TableLookups<'_> {
+    /// The table of every compile-time term `(sym` with `arity`
+    /// arguments`)`: rows `[id, args...]` when `by_id`, else `[args...,
+    /// id]` — where a term built at run time is first looked for (see
+    /// `gdl_runtime::support::OpenTerms`).
+    pub fn shape_table(
+        &mut self,
+        program: &Program,
+        domains: &Domains,
+        sym: SymId,
+        arity: usize,
+        by_id: bool,
+    ) -> usize {
+        let shape = Pat::Func(sym, (0..arity).map(Pat::Var).collect());
+        let key = (shape, PatternDomain::All, by_id);
+        if let Some(&table) = self.registered.pattern_tables.get(&key) {
+            return table;
+        }
+        let rows = (0..program.store.len() as TermId)
+            .filter_map(|t| match program.store.data(t) {
+                TermData::Func(s, args) if *s == sym && args.len() == arity => {
+                    let args = args.iter().map(|&a| domains.id(a));
+                    let id = domains.id(t);
+                    Some(match by_id {
+                        true => std::iter::once(id).chain(args).collect(),
+                        false => args.chain(std::iter::once(id)).collect(),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        let table = self.tables.add(Table {
+            columns: arity + 1,
             rows,
             fluent_key: None,
         });

@@ -2,8 +2,8 @@
 //! terms interned to small ids, rules rewritten over relation ids and
 //! variable numbers, every static relation (one that depends on neither
 //! `true` nor `does`) evaluated at compile time (by the interpreter) and
-//! kept as a table of facts — or, when too large to tabulate and not
-//! recursive, kept as rules of a relation derived per state.
+//! kept as a table of facts — or, when too large to tabulate, kept as
+//! rules of a relation derived per state.
 
 use super::{Atom, Class, Lit, Pat, Program, RelId, Rule, ANSWER_KEYWORDS};
 use crate::compile::error::CompileError;
@@ -46,15 +46,12 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
     init.sort_unstable();
 
     let needed = needed_relations(&graph, &relations, &answers);
-    for &r in too_large.iter().filter(|&&r| needed[r]) {
-        if recursive(&graph, r) {
-            return Err(CompileError::StaticRelationTooLarge {
-                relation: relations[r].to_string(),
-            });
-        }
+    let untabulated: Vec<RelId> = too_large.into_iter().filter(|&r| needed[r]).collect();
+    for &r in &untabulated {
         // Evaluated per state from its rules, like a derived relation:
         // magic sets then evaluate it only for the bindings its callers
-        // ask about.
+        // ask about, and the compound terms it builds are built at run
+        // time (see `analyse::open`).
         class[r] = Class::State;
     }
     let out_rules = rules
@@ -77,6 +74,7 @@ pub fn lower(rules: &[NormalRule]) -> Result<Program, CompileError> {
         does_rel: does_node.index(),
         answers,
         graph,
+        untabulated,
     })
 }
 
@@ -107,14 +105,6 @@ fn static_tables(
         }
     }
     (facts, too_large)
-}
-
-/// Whether relation `r` depends on itself.
-fn recursive(graph: &RelationGraph, r: RelId) -> bool {
-    let node = petgraph::graph::NodeIndex::new(r);
-    let component = graph.component_of();
-    graph.graph.neighbors(node).any(|m| m == node)
-        || component.iter().filter(|&&c| c == component[r]).count() > 1
 }
 
 /// Whether each relation is one the answers of some phase depend on.

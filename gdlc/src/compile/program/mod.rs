@@ -135,6 +135,9 @@ pub struct Program {
     pub answers: [Vec<RelId>; 4],
     /// The relation graph (nodes indexed like `relations`).
     pub graph: RelationGraph,
+    /// The static relations too large to tabulate, derived per state from
+    /// their rules instead (see [`lower`]).
+    pub untabulated: Vec<RelId>,
 }
 
 /// The keyword relations whose facts answer the four questions, in the

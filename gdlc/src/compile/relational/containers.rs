@@ -51,7 +51,7 @@ const MAX_DENSE_BITS: u64 = 1 << 20;
 /// The container of every relation: static relations are tables, `true`
 /// the state; a derived relation gets a bitset when the box spanned by its
 /// arguments' ids holds at most [`MAX_DENSE_BITS`] tuples, a hash set
-/// otherwise.
+/// otherwise (and when an argument is open: its ids have no box).
 pub fn choose(program: &Program, domains: &Domains) -> Vec<Container> {
     (0..program.relations.len())
         .map(|r| {
@@ -60,6 +60,9 @@ pub fn choose(program: &Program, domains: &Domains) -> Vec<Container> {
             }
             if program.class[r] == Class::Static {
                 return Container::Constant;
+            }
+            if domains.has_open(r) {
+                return Container::Hashed;
             }
             let mut mins = Vec::new();
             let mut spans = Vec::new();

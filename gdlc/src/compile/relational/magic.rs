@@ -220,6 +220,8 @@ fn extend(program: &mut Program, domains: &mut Domains, new_relations: &[NewRela
                 .map(|&p| domains.args[new.original][p].clone())
                 .collect(),
         );
+        let open = new.positions.iter().map(|&p| domains.open[new.original][p]);
+        domains.open.push(open.collect());
         let rows = estimated_rows(domains, new);
         domains.rows.push(rows);
     }
@@ -237,7 +239,7 @@ fn estimated_rows(domains: &Domains, new: &NewRelation) -> Option<usize> {
         let sizes: Vec<usize> = new
             .positions
             .iter()
-            .map(|&p| domains.args[original][p].len().max(1))
+            .map(|&p| domains.size(original, p).max(1))
             .collect();
         let (from, to) = sizes.split_at(sizes.len() - walked);
         let reached = to.iter().copied().max().unwrap_or(1);

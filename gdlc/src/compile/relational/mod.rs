@@ -13,7 +13,8 @@ pub mod tables;
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{self, Layers};
-use crate::compile::program::{Program, RelId};
+use crate::compile::error::CompileError;
+use crate::compile::program::{Lit, Pat, Program, RelId};
 use containers::Container;
 use magic::Adorned;
 use plan::{RulePlan, Tables};
@@ -35,10 +36,15 @@ pub struct Relational {
 
 /// Rewrites `program` (inlining, magic sets), numbers the fluents so that
 /// looping `true` steps walk the state, and plans every rule; returns the
-/// decisions and the layers of the rewritten program.
-pub fn build(program: &mut Program, domains: &mut Domains) -> (Relational, Layers) {
+/// decisions and the layers of the rewritten program; an error when
+/// terms would be built at run time for more than the callers ask about.
+pub fn build(
+    program: &mut Program,
+    domains: &mut Domains,
+) -> Result<(Relational, Layers), CompileError> {
     let inlined = inline::inline(program, domains);
     let adorned = magic::rewrite(program, domains);
+    built_on_demand(program, domains, &adorned)?;
     let layers = layers::build(program);
     let literals = plan::Literals::new(program, domains);
     // A looping `true` step whose rows are an id range walks the state:
@@ -57,5 +63,44 @@ pub fn build(program: &mut Program, domains: &mut Domains) -> (Relational, Layer
         containers,
         tables,
     };
-    (relational, layers)
+    Ok((relational, layers))
+}
+
+/// An error unless every rule that builds a term at an open argument
+/// builds it from what its callers ask about: each variable there occurs
+/// in a literal of a magic relation (the bindings asked for) or at an open
+/// argument of a literal (a term already built). Otherwise the rule,
+/// evaluated bottom-up, would build a term for every value of its
+/// variables (laikLee_hex's `islist` rules, every list of up to 25 cells).
+fn built_on_demand(
+    program: &Program,
+    domains: &Domains,
+    adorned: &[Adorned],
+) -> Result<(), CompileError> {
+    let magic: Vec<RelId> = adorned.iter().map(|a| a.magic).collect();
+    for rule in &program.rules {
+        let mut given = vec![false; rule.vars.len()];
+        for lit in &rule.body {
+            let Lit::Pos(atom) = lit else { continue };
+            for (i, arg) in atom.args.iter().enumerate() {
+                if magic.contains(&atom.rel) || domains.open[atom.rel][i] {
+                    arg.for_each_var(&mut |v| given[v] = true);
+                }
+            }
+        }
+        let head = &rule.head;
+        let built = (head.args.iter().enumerate())
+            .filter(|&(i, arg)| domains.open[head.rel][i] && !matches!(arg, Pat::Ground(_)));
+        for (_, arg) in built {
+            let mut all_given = true;
+            arg.for_each_var(&mut |v| all_given &= given[v]);
+            if !all_given {
+                return Err(CompileError::OpenEnumerated {
+                    relation: program.relations[head.rel].to_string(),
+                    rule: rule.text.clone(),
+                });
+            }
+        }
+    }
+    Ok(())
 }

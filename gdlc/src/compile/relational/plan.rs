@@ -627,12 +627,12 @@ fn stats(
         program.roles.len().max(1) as f64
     } else {
         let product: f64 = (0..atom.args.len())
-            .map(|i| domains.args[atom.rel][i].len().max(1) as f64)
+            .map(|i| domains.size(atom.rel, i).max(1) as f64)
             .product();
         let rows = domains.rows[atom.rel].map_or(product, |n| n as f64);
         for (i, arg) in atom.args.iter().enumerate() {
             for v in arg.vars() {
-                distinct[v] = (domains.args[atom.rel][i].len().max(1) as f64).min(rows.max(1.0));
+                distinct[v] = (domains.size(atom.rel, i).max(1) as f64).min(rows.max(1.0));
             }
         }
         // Enumerating a derived relation costs more than a table.
