@@ -102,3 +102,22 @@ fn wargame_with_an_unbound_type_stops_at_the_work_limit() {
         "intendedlocation/3",
     );
 }
+
+/// god with `?x` of `(true (cell ?x ?y ?c))` renamed in the second rule of
+/// `countifalive`, a helper that `countneighbours` calls eight times: the
+/// renamed variable, unfolded into the caller, is read by nothing but its
+/// own literal, and enumerating each of its values multiplied the work of
+/// every later call (over 100 M join steps in one evaluation; the fuzzer's
+/// 60 s limit passed first). One witness of such a literal is enough: a
+/// playout stays under 2 M steps per evaluation.
+#[test]
+fn a_literal_whose_variables_nothing_reads_needs_one_witness() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mutant.kif");
+    std::fs::write(&path, include_str!("fuzz_regressions/god_unbound_cell.kif")).unwrap();
+    let p = path.to_str().unwrap();
+    let args = ["mc", p, "--playouts", "1", "--threads", "1", "--seed", "1"];
+    let (code, stderr) = gdlc_with_work_limit(&args, 2_000_000, Duration::from_secs(120))
+        .expect("gdlc mc ran for over two minutes");
+    assert_eq!(code, 0, "{stderr}");
+}

@@ -128,6 +128,8 @@ pub fn run_rule(
         first_only: false,
         budget: start.saturating_add(cx.budget),
         done: false,
+        witness_at: None,
+        found: false,
     };
     join.step(0);
     join.out.len() < join.budget
@@ -149,6 +151,11 @@ struct Join<'a> {
     /// Stop when `out` holds this many tuples.
     budget: usize,
     done: bool,
+    /// The step at which the innermost group of steps that needs only one
+    /// witness ends (see [`RulePlan::witness_ends`]).
+    witness_at: Option<usize>,
+    /// Whether that group found its witness.
+    found: bool,
 }
 
 /// Stack left below which a call of a relation answered on demand runs on
@@ -201,6 +208,8 @@ fn solve_here(
             first_only,
             budget: usize::MAX,
             done: false,
+            witness_at: None,
+            found: false,
         };
         let inputs_match = plan.inputs.iter().zip(values).all(|(&pos, &v)| {
             unify(
@@ -267,6 +276,38 @@ impl Join<'_> {
     }
 
     fn step(&mut self, i: usize) {
+        if self.witness_at == Some(i) {
+            self.found = true;
+            return;
+        }
+        match self.plan.witness_ends[..].get(i) {
+            Some(&Some(end)) => self.witness(i, end),
+            _ => self.step_here(i),
+        }
+    }
+
+    /// Runs steps `i..end` until they find one witness, then the rest of
+    /// the join once (the variables they bind are read no further).
+    fn witness(&mut self, i: usize, end: usize) {
+        let outer = (
+            self.witness_at.replace(end),
+            std::mem::take(&mut self.found),
+        );
+        self.step_here(i);
+        let found = std::mem::replace(&mut self.found, outer.1);
+        self.witness_at = outer.0;
+        if found {
+            self.step(end);
+        }
+    }
+
+    /// Whether a loop over rows or answers stops: the join is done, or a
+    /// witness was found.
+    fn stopped(&self) -> bool {
+        self.done || self.found
+    }
+
+    fn step_here(&mut self, i: usize) {
         self.spend();
         let Some(step) = self.plan.steps.get(i) else {
             let head: Box<[TermId]> = self
@@ -341,7 +382,7 @@ impl Join<'_> {
                         self.key = key;
                         let start = rows.partition_point(|&r| r < lo);
                         for &r in &rows[start..] {
-                            if r >= hi || self.done {
+                            if r >= hi || self.stopped() {
                                 break;
                             }
                             self.try_row(i, args, table.row(r));
@@ -349,7 +390,7 @@ impl Join<'_> {
                     }
                     None => {
                         for r in lo..hi {
-                            if self.done {
+                            if self.stopped() {
                                 break;
                             }
                             self.try_row(i, args, table.row(r));
@@ -405,7 +446,7 @@ impl Join<'_> {
         match mode {
             CallMode::Scan => {
                 for row in answers.iter() {
-                    if self.done {
+                    if self.stopped() {
                         break;
                     }
                     self.try_row(i, args, row);

@@ -111,6 +111,10 @@ pub struct RulePlan {
     /// Head positions bound by the caller before the join runs (empty for
     /// bottom-up evaluation).
     pub inputs: Box<[usize]>,
+    /// Per step, `Some(end)` when the variables it and the steps up to
+    /// `end` bind are read neither from `end` on nor by the head: those
+    /// steps only need one witness (see [`witness_groups`]).
+    pub witness_ends: Box<[Option<usize>]>,
 }
 
 /// What the planner knows about the size of a relation when it plans.
@@ -218,12 +222,18 @@ impl Planner<'_> {
         // A safe rule binds every filter variable; keep any leftover last so
         // that evaluation still sees it (it then fails to match).
         steps.extend(filters);
+        let mut given = vec![false; vars.len()];
+        for &i in inputs {
+            mark_bound(&head[i], &mut given);
+        }
+        let witness_ends = witness_groups(&steps, &head, given);
         RulePlan {
             head_rel: (self.rel_of)(&rule.head),
             head,
             steps,
             vars: vars.len(),
             inputs: inputs.into(),
+            witness_ends,
         }
     }
 
@@ -330,6 +340,48 @@ impl Planner<'_> {
     }
 }
 
+/// Per step, where the group of steps that starts there and needs only one
+/// witness ends: a step that binds variables starts one when, from some
+/// later step `end` on, neither the steps nor the head read any variable
+/// first bound in between. Every binding of those variables leads to the
+/// same derivations, so enumerating more than one only repeats them (a
+/// helper unfolded into its caller with a free variable, such as
+/// `(true (cell ?any ?y ?c)) (distinct ?c o)`, multiplied the work of
+/// every later step by the cells of a row). `given`: the variables bound
+/// before the first step.
+fn witness_groups(steps: &[Step], head: &[Pattern], mut given: Vec<bool>) -> Box<[Option<usize>]> {
+    let mut head_vars = Vec::new();
+    head.iter().for_each(|p| collect_vars(p, &mut head_vars));
+    let vars: Vec<Vec<u16>> = steps.iter().map(filter_vars).collect();
+    // The last step reading each variable (`steps.len()` for the head).
+    let mut last_read = vec![None; given.len()];
+    for (i, vs) in vars.iter().enumerate() {
+        vs.iter().for_each(|&v| last_read[v as usize] = Some(i));
+    }
+    head_vars
+        .iter()
+        .for_each(|&v| last_read[v as usize] = Some(steps.len()));
+    let mut ends = vec![None; steps.len()];
+    for (i, end) in ends.iter_mut().enumerate() {
+        if vars[i].iter().all(|&v| given[v as usize]) {
+            continue;
+        }
+        let mut dead_from = None::<usize>;
+        for (j, vs) in vars.iter().enumerate().skip(i) {
+            for &v in vs.iter().filter(|&&v| !given[v as usize]) {
+                let read = last_read[v as usize].unwrap_or(j);
+                dead_from = Some(dead_from.map_or(read + 1, |d| d.max(read + 1)));
+            }
+            if dead_from == Some(j + 1) {
+                *end = Some(j + 1);
+                break;
+            }
+        }
+        vars[i].iter().for_each(|&v| given[v as usize] = true);
+    }
+    ends.into()
+}
+
 fn is_bound(p: &Pattern, bound: &[bool]) -> bool {
     match p {
         Pattern::Var(v) => bound[*v as usize],
@@ -383,5 +435,44 @@ pub fn call_inputs(step: &Step) -> Option<(RelId, Box<[usize]>, CallMode)> {
             Some((*rel, bound.clone(), CallMode::Scan))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(v: u16) -> Pattern {
+        Pattern::Var(v)
+    }
+
+    fn scan(args: &[u16]) -> Step {
+        Step::Scan {
+            rel: 0,
+            args: args.iter().map(|&v| var(v)).collect(),
+            index: None,
+            bound: Box::new([]),
+        }
+    }
+
+    #[test]
+    fn steps_whose_variables_nothing_reads_later_need_one_witness() {
+        // (head ?0 ?3) :- (a ?0) (b ?0 ?1 ?2) (distinct ?1 ?2) (c ?0 ?3)
+        let steps = [
+            scan(&[0]),
+            scan(&[0, 1, 2]),
+            Step::Distinct(var(1), var(2)),
+            scan(&[0, 3]),
+        ];
+        let ends = witness_groups(&steps, &[var(0), var(3)], vec![false; 4]);
+        // ?1 and ?2 are read up to the distinct: steps 1 and 2 are one
+        // group, ending at step 3; ?0 and ?3 are the head's.
+        assert_eq!(&ends[..], [None, Some(3), None, None]);
+        // A head that reads ?1 keeps every binding.
+        let ends = witness_groups(&steps, &[var(1), var(3)], vec![false; 4]);
+        assert_eq!(&ends[..], [None, None, None, None]);
+        // With ?3 not in the head, the last scan needs one witness too.
+        let ends = witness_groups(&steps, &[var(0)], vec![false; 4]);
+        assert_eq!(&ends[..], [None, Some(3), None, Some(4)]);
     }
 }
