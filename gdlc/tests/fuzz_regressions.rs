@@ -121,3 +121,16 @@ fn a_literal_whose_variables_nothing_reads_needs_one_witness() {
         .expect("gdlc mc ran for over two minutes");
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// hitori with two tokens swapped (the terminal rule reads `(diff)`, a
+/// relation without rules, after its `diff` calls), shrunk: its recursive
+/// helpers, answered on demand, make millions of calls of a rule or two
+/// each. Counting only the rows they try, the default work limit took over
+/// 60 s to reach; each rule a call runs now counts as the join it allocates.
+#[test]
+fn hitori_with_swapped_tokens_stops_at_the_work_limit() {
+    stops_at_the_work_limit(
+        include_str!("fuzz_regressions/hitori_swapped_tokens.kif"),
+        "diff_aux/3",
+    );
+}

@@ -15,6 +15,11 @@ const UNBOUND: TermId = TermId::MAX;
 /// about as much as this many rows tried.
 const COPY_STEPS: usize = 8;
 
+/// Join steps counted for each rule a call of a relation answered on demand
+/// runs: a join of its own, allocated, which costs about as much as this
+/// many rows tried.
+const RULE_CALL_STEPS: usize = 16;
+
 /// The rows of each table a join may read: `[start, end)` per step (used by
 /// semi-naive evaluation to restrict one literal to the newest facts).
 pub type Ranges = [(u32, u32)];
@@ -220,6 +225,7 @@ fn solve_here(
                 &mut join.trail,
             )
         });
+        join.spend_many(RULE_CALL_STEPS);
         if inputs_match {
             join.step(0);
         }
