@@ -21,8 +21,14 @@ use std::time::{Duration, Instant};
 
 /// The compiled strategies every game is run under: `auto` (ground with
 /// incremental layers, where the game is small enough), `ground` (every
-/// state in full) and `relational`.
-pub const STRATEGIES: [Strategy; 3] = [Strategy::Auto, Strategy::Ground, Strategy::Relational];
+/// state in full), `relational` (every relation bottom-up) and `demand`
+/// (relations asked with every argument bound answered by a search).
+pub const STRATEGIES: [Strategy; 4] = [
+    Strategy::Auto,
+    Strategy::Ground,
+    Strategy::Relational,
+    Strategy::Demand,
+];
 
 /// Time the interpreter's perft may take per game; the depth it reaches is
 /// the depth of the comparison (at most [`MAX_DEPTH`]).
@@ -218,6 +224,7 @@ pub fn strategy_name(strategy: Strategy) -> &'static str {
         Strategy::Ground => "ground",
         Strategy::Relational => "relational",
         Strategy::Auto => "auto",
+        Strategy::Demand => "demand",
     }
 }
 

@@ -78,8 +78,12 @@ enum StrategyArg {
     /// Ground instances when the game has few enough of them, every state
     /// evaluated in full; relation by relation otherwise.
     Ground,
-    /// Relation by relation (joins over containers) whatever the game.
+    /// Relation by relation (joins over containers) whatever the game,
+    /// every derived relation evaluated bottom-up.
     Relational,
+    /// Relation by relation whatever the game, relations asked only with
+    /// every argument bound answered by a top-down search.
+    Demand,
 }
 
 impl From<StrategyArg> for Strategy {
@@ -88,6 +92,7 @@ impl From<StrategyArg> for Strategy {
             StrategyArg::Auto => Strategy::Auto,
             StrategyArg::Ground => Strategy::Ground,
             StrategyArg::Relational => Strategy::Relational,
+            StrategyArg::Demand => Strategy::Demand,
         }
     }
 }

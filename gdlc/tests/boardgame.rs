@@ -493,8 +493,8 @@ fn generated_games_agree_across_the_interpreter_and_both_strategies() {
         let ground = explain.stdout.contains("backend: ground");
         assert!(ground || games.len() >= 10, "{name} is not ground");
         let strategies: &[&str] = match ground {
-            true => &["ground", "relational"],
-            false => &["relational"],
+            true => &["ground", "relational", "demand"],
+            false => &["relational", "demand"],
         };
         for strategy in strategies {
             let key = format!("{name}-{strategy}");
@@ -525,8 +525,8 @@ fn generated_games_agree_across_the_interpreter_and_both_strategies() {
         );
         let depth = interpreted["perft"].as_array().map_or(0, Vec::len) - 1;
         let strategies: &[&str] = match ground {
-            true => &["ground", "relational"],
-            false => &["relational"],
+            true => &["ground", "relational", "demand"],
+            false => &["relational", "demand"],
         };
         for strategy in strategies {
             let compiled = trace_of(

@@ -62,10 +62,11 @@ const CORPUS: &[&str] = &[
 ];
 
 /// Every strategy, by the name `--strategy` takes.
-const STRATEGIES: [(&str, Strategy); 3] = [
+const STRATEGIES: [(&str, Strategy); 4] = [
     ("auto", Strategy::Auto),
     ("ground", Strategy::Ground),
     ("relational", Strategy::Relational),
+    ("demand", Strategy::Demand),
 ];
 
 /// The runtime path written into every generated `Cargo.toml`: a fixed one,

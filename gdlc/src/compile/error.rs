@@ -119,7 +119,7 @@ pub enum NotGround {
 impl fmt::Display for NotGround {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotGround::Asked => write!(f, "the relational strategy was asked for"),
+            NotGround::Asked => write!(f, "a relation-by-relation strategy was asked for"),
             NotGround::TooManyInstances { limit } => write!(
                 f,
                 "more than {limit} rule instances (or a relation too large to enumerate)"

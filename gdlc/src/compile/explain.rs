@@ -545,6 +545,12 @@ fn step_text(c: &Compiled, tables: &Tables, vars: &[String], step: &Step) -> Str
             relation_name(p, atom.rel),
             atom_text(p, vars, atom)
         ),
+        Step::Ask { atom, negated } => format!(
+            "ask {}{} {}",
+            not(*negated),
+            relation_name(p, atom.rel),
+            atom_text(p, vars, atom)
+        ),
         Step::Distinct(x, y) => {
             format!("distinct {} {}", pat_text(p, vars, x), pat_text(p, vars, y))
         }

@@ -13,6 +13,7 @@
 
 pub mod analyse;
 pub mod compiled;
+pub mod demand;
 pub mod emit;
 pub mod error;
 pub mod explain;
@@ -50,7 +51,8 @@ pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, Com
             }
         }
         Err(not_ground) => {
-            let (relational, rewritten) = relational::build(&mut program, &mut domains)?;
+            let (relational, rewritten) =
+                relational::build(&mut program, &mut domains, strategy.asks())?;
             layers = rewritten;
             Evaluation::Relational {
                 relational,
@@ -116,6 +118,7 @@ fn emit(c: &mut Compiled, arrays: Arrays) -> (String, Arrays) {
                 domains,
                 layers,
                 plans: &relational.plans,
+                asked: &relational.asked,
                 containers: &relational.containers,
                 tables: &mut relational.tables,
                 arrays,

@@ -13,17 +13,28 @@ pub enum Strategy {
     /// Ground when the game has few enough rule instances
     /// ([`grounding::ground`]), with the layers that are cheaper so
     /// evaluated incrementally ([`crate::compile::ground::incremental`]);
-    /// relation by relation otherwise.
+    /// relation by relation otherwise, as [`Strategy::Relational`].
     #[default]
     Auto,
     /// Ground when the game has few enough rule instances, every state
     /// evaluated in full; relation by relation otherwise.
     Ground,
-    /// Relation by relation (joins over containers), whatever the game.
+    /// Relation by relation (joins over containers), whatever the game,
+    /// every derived relation evaluated bottom-up.
     Relational,
+    /// Relation by relation whatever the game, a relation its callers only
+    /// ask with every argument bound answered by a top-down search
+    /// ([`crate::compile::demand`]) instead of a container.
+    Demand,
 }
 
 impl Strategy {
+    /// Whether relations asked with every argument bound are answered by
+    /// a search.
+    pub fn asks(self) -> bool {
+        self == Strategy::Demand
+    }
+
     /// Whether a ground game may keep layers up to date incrementally.
     pub fn incremental(self) -> bool {
         self == Strategy::Auto
@@ -46,6 +57,6 @@ pub fn ground_or_why_not(
     }
     match strategy {
         Strategy::Auto | Strategy::Ground => grounding::ground(program, domains, layers),
-        Strategy::Relational => Err(NotGround::Asked),
+        Strategy::Relational | Strategy::Demand => Err(NotGround::Asked),
     }
 }

@@ -29,11 +29,18 @@ pub struct Layers {
 
 /// Builds the layers of `program`.
 pub fn build(program: &Program) -> Layers {
+    build_without(program, &[])
+}
+
+/// Builds the layers of `program` but for the relations `excluded` marks
+/// (answered by a search, with no layer of their own).
+pub fn build_without(program: &Program, excluded: &[bool]) -> Layers {
     let mut layers = Vec::new();
     let mut layer_of = vec![usize::MAX; program.relations.len()];
     for scc in program.graph.components() {
         let mut members: Vec<RelId> = scc.iter().map(|n| n.index()).collect();
-        members.retain(|&r| program.class[r] != Class::Static);
+        members
+            .retain(|&r| program.class[r] != Class::Static && !excluded.get(r).is_some_and(|&e| e));
         let rules: Vec<usize> = (0..program.rules.len())
             .filter(|&i| members.contains(&program.rules[i].head.rel))
             .collect();

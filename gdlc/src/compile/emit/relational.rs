@@ -14,7 +14,7 @@ use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::emit::relational_layers::{layer_fns, phase_roots, rel_field};
-use crate::compile::emit::relational_rules::rule_fns;
+use crate::compile::emit::relational_rules::{rule_fns, RulesInput};
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
@@ -33,6 +33,9 @@ pub struct Input<'a> {
     pub layers: &'a Layers,
     /// The plans of the rules.
     pub plans: &'a [RulePlan],
+    /// Per relation, whether it is answered by a search (it has no
+    /// container).
+    pub asked: &'a [bool],
     /// The container of every relation.
     pub containers: &'a [Container],
     /// The constant tables (more are added for term patterns).
@@ -48,12 +51,20 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         domains,
         layers,
         plans,
+        asked,
         containers,
         tables,
         mut arrays,
     } = input;
     let mut registered = Registered::new(program.relations.len());
-    let (rule_fns, recursion) = rule_fns(program, domains, layers, plans, tables, &mut registered);
+    let rules = RulesInput {
+        program,
+        domains,
+        layers,
+        plans,
+        asked,
+    };
+    let (rule_fns, recursion) = rule_fns(&rules, tables, &mut registered);
     let layer_fns: Vec<TokenStream> = layers
         .layers
         .iter()
@@ -61,7 +72,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .map(|(i, layer)| layer_fns(i, layer, &recursion))
         .collect();
     let phase_fns = phase_fns(&phase_roots(program, layers));
-    let relations = ContainerCode::new(program, layers, containers, &registered.indexes);
+    let relations = ContainerCode::new(program, layers, containers, &registered.indexes, asked);
     let index_items = registered.index_items(&mut arrays);
     let answers = AnswerLoops {
         program,
@@ -115,7 +126,12 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
             inits: quote! { #remembered_inits #inits },
             setup: None,
         },
-        lints: quote! { unused_labels, unused_variables, clippy::all },
+        lints: if asked.contains(&true) {
+            // A search whose witness needs no loop returns before its end.
+            quote! { unused_labels, unused_variables, unreachable_code, clippy::all }
+        } else {
+            quote! { unused_labels, unused_variables, clippy::all }
+        },
         methods: quote! {
             #load
             #clear_moves
@@ -130,7 +146,8 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
 }
 
 /// The code of the containers of the dynamic relations: every dynamic
-/// relation but `true` has one (one without rules stays empty).
+/// relation but `true` and the asked ones has one (one without rules stays
+/// empty).
 struct ContainerCode {
     /// The fields of `Game` holding them.
     fields: TokenStream,
@@ -149,9 +166,10 @@ impl ContainerCode {
         layers: &Layers,
         containers: &[Container],
         indexes: &[Vec<Vec<bool>>],
+        asked: &[bool],
     ) -> Self {
         let dynamic: Vec<RelId> = (0..program.relations.len())
-            .filter(|&r| program.class[r] != Class::Static && r != program.true_rel)
+            .filter(|&r| program.class[r] != Class::Static && r != program.true_rel && !asked[r])
             .collect();
         let fields = dynamic.iter().map(|&r| {
             let name = rel_field(r);

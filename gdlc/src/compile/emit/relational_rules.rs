@@ -19,22 +19,43 @@ use quote::{format_ident, quote};
 
 mod open_terms;
 
+/// What the rules' code is generated from.
+pub struct RulesInput<'a> {
+    /// The program.
+    pub program: &'a Program,
+    /// Domains and runtime ids.
+    pub domains: &'a Domains,
+    /// The layers.
+    pub layers: &'a Layers,
+    /// The plans of the rules.
+    pub plans: &'a [RulePlan],
+    /// Per relation, whether it is answered by a search.
+    pub asked: &'a [bool],
+}
+
 /// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
 /// in a recursive layer one `rule_<r>_delta_<step>` per step scanning a
 /// relation of the layer), and how each rule takes part in the fixpoint of
-/// its layer.
+/// its layer; then the searches of the asked relations ([`ask_fns`]).
 pub fn rule_fns(
-    program: &Program,
-    domains: &Domains,
-    layers: &Layers,
-    plans: &[RulePlan],
+    input: &RulesInput<'_>,
     tables: &mut Tables,
     registered: &mut Registered,
 ) -> (Vec<TokenStream>, Vec<Recursion>) {
+    let RulesInput {
+        program,
+        domains,
+        layers,
+        plans,
+        asked,
+    } = *input;
     let mut fns = Vec::new();
     let mut recursion = Vec::new();
     let layer_of = layer_of(program, layers);
     for plan in plans {
+        if asked[program.rules[plan.rule].head.rel] {
+            continue;
+        }
         let own_layer = layers
             .layers
             .iter()
@@ -60,13 +81,90 @@ pub fn rule_fns(
                 own_layer,
                 ensured: Vec::new(),
                 fresh: 0,
+                ask: false,
+                calls: 0,
             };
             let body = g.steps(0);
             fns.push(rule_fn(program, plan.rule, delta, body));
         }
         recursion.push(x);
     }
+    fns.extend(ask_fns(input, &layer_of, tables, registered));
     (fns, recursion)
+}
+
+/// The searches of the asked relations: per relation `ask_<r>(t)`, whether
+/// the fact of arguments `t` holds, trying the rules in turn; per rule
+/// `ask_<r>_rule_<i>(t)`, the rule's head matched against `t` and its plan
+/// (planned with the head's variables bound) run until a first witness.
+fn ask_fns(
+    input: &RulesInput<'_>,
+    layer_of: &[Option<usize>],
+    tables: &mut Tables,
+    registered: &mut Registered,
+) -> Vec<TokenStream> {
+    let RulesInput {
+        program,
+        domains,
+        plans,
+        asked,
+        ..
+    } = *input;
+    let mut fns = Vec::new();
+    for r in (0..program.relations.len()).filter(|&r| asked[r]) {
+        let arity = Literal::usize_unsuffixed(program.relations[r].arity);
+        let mut tries = Vec::new();
+        for plan in plans.iter().filter(|p| program.rules[p.rule].head.rel == r) {
+            let mut g = RuleGen {
+                program,
+                domains,
+                plan,
+                bound: vec![false; program.rules[plan.rule].vars.len()],
+                loops: Vec::new(),
+                witness: None,
+                uses: variable_uses(&program.rules[plan.rule]),
+                known: Vec::new(),
+                lookups: TableLookups { tables, registered },
+                delta: None,
+                layer_of,
+                own_layer: usize::MAX,
+                ensured: Vec::new(),
+                fresh: 0,
+                ask: true,
+                calls: 0,
+            };
+            let head = g.match_head();
+            let body = g.steps(0);
+            let name = format_ident!("ask_{}_rule_{}", r, plan.rule);
+            let doc = format!(" {}", program.rules[plan.rule].text);
+            fns.push(quote! {
+                #[doc = #doc]
+                fn #name(&mut self, t: [u32; #arity]) -> bool {
+                    #head
+                    #body
+                    false
+                }
+            });
+            tries.push(quote! { self.#name(t) });
+        }
+        let name = format_ident!("ask_{}", r);
+        let doc = format!(
+            " Whether `({} ...)` holds of the arguments `t`.",
+            program.relations[r].name
+        );
+        let tries = if tries.is_empty() {
+            quote! { false }
+        } else {
+            quote! { #(#tries)||* }
+        };
+        fns.push(quote! {
+            #[doc = #doc]
+            fn #name(&mut self, t: [u32; #arity]) -> bool {
+                #tries
+            }
+        });
+    }
+    fns
 }
 
 /// The function of rule `rule` around its loops `body`, documented by the
@@ -127,6 +225,11 @@ struct RuleGen<'a> {
     /// The names given so far to the arguments of terms taken apart at
     /// open arguments.
     fresh: usize,
+    /// Whether the rule answers a question (`ask_<r>_rule_<i>`): its
+    /// head is given, a witness returns `true`, no candidate left `false`.
+    ask: bool,
+    /// The searches the steps so far call.
+    calls: usize,
 }
 
 /// A step over a constant table ([`Step::Table`], which documents the
@@ -221,8 +324,22 @@ impl RuleGen<'_> {
     fn fail(&self) -> TokenStream {
         match self.loops.last() {
             Some(l) => quote! { continue #l; },
+            None if self.ask => quote! { return false; },
             None => quote! { return; },
         }
+    }
+
+    /// Matches the arguments `t` of a question against the rule's head,
+    /// binding its variables.
+    fn match_head(&mut self) -> TokenStream {
+        let head = &self.program.rules[self.plan.rule].head;
+        let skip = quote! { return false; };
+        let mut code = TokenStream::new();
+        for (k, arg) in head.args.iter().enumerate() {
+            let k_lit = Literal::usize_unsuffixed(k);
+            code.extend(self.match_arg(head.rel, k, arg, quote! { t[#k_lit] }, &skip));
+        }
+        code
     }
 
     /// Evaluates the layer defining `rel` if this state (or joint move) has
@@ -305,6 +422,11 @@ impl RuleGen<'_> {
                 let inner = self.steps(i + 1);
                 quote! { #ensure #check #inner }
             }
+            Step::Ask { atom, negated } => {
+                let check = self.ask_check(atom, *negated);
+                let inner = self.steps(i + 1);
+                quote! { #check #inner }
+            }
             Step::Distinct(a, b) | Step::Same(a, b) => {
                 let ne = self.ne(a, b);
                 let test = if matches!(step, Step::Distinct(..)) {
@@ -323,7 +445,7 @@ impl RuleGen<'_> {
     /// on the loops only search for a witness (`witness`).
     fn head_test(&mut self, i: usize) -> TokenStream {
         let steps = &self.plan.steps;
-        if i != self.plan.head_bound_after || !steps[i..].iter().any(Step::is_loop) {
+        if self.ask || i != self.plan.head_bound_after || !steps[i..].iter().any(Step::is_loop) {
             return TokenStream::new();
         }
         let rule = &self.program.rules[self.plan.rule];
@@ -340,6 +462,9 @@ impl RuleGen<'_> {
     /// The insertion of the derived head, then the jump out of the loops
     /// that only searched for a witness.
     fn head_insert(&mut self) -> TokenStream {
+        if self.ask {
+            return quote! { return true; };
+        }
         let rule = &self.program.rules[self.plan.rule];
         let (build, tuple) = self.tuple(&rule.head);
         let field = rel_field(rule.head.rel);
@@ -377,6 +502,29 @@ impl RuleGen<'_> {
             quote! {
                 #build
                 if !self.#field.contains(&#tuple) { #fail }
+            }
+        }
+    }
+
+    /// The search of a fully bound atom of an asked relation, leaving the
+    /// candidate when it does not (with `negated`, does) find a witness.
+    fn ask_check(&mut self, atom: &Atom, negated: bool) -> TokenStream {
+        self.calls += 1;
+        let fail = self.fail();
+        let f = format_ident!("ask_{}", atom.rel);
+        if negated {
+            let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
+            quote! {
+                'neg: {
+                    #build
+                    if self.#f(#tuple) { #fail }
+                }
+            }
+        } else {
+            let (build, tuple) = self.tuple(atom);
+            quote! {
+                #build
+                if !self.#f(#tuple) { #fail }
             }
         }
     }
@@ -510,9 +658,9 @@ impl RuleGen<'_> {
             TokenStream::new()
         };
         self.loops.push(label.clone());
-        let ensured = self.ensured.len();
+        let (ensured, calls) = (self.ensured.len(), self.calls);
         let inner = self.steps(i + 1);
-        let evaluates_layers = self.ensured.len() > ensured;
+        let evaluates_layers = self.ensured.len() > ensured || self.calls > calls;
         self.loops.pop();
         self.known.truncate(known);
         let TableRows {

@@ -203,7 +203,7 @@ fn copies(rule: &Rule) -> bool {
 
 /// The caller with its literal `k` replaced by the body of `def`, unified
 /// with the call; `None` when the call and the head cannot unify.
-fn unfold(program: &Program, caller: &Rule, k: usize, def: &Rule) -> Option<Rule> {
+pub(crate) fn unfold(program: &Program, caller: &Rule, k: usize, def: &Rule) -> Option<Rule> {
     let Lit::Pos(call) = &caller.body[k] else {
         return None;
     };

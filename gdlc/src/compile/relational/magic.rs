@@ -47,11 +47,15 @@ pub struct Adorned {
     pub adornment: String,
 }
 
-/// Rewrites `program` (and extends `domains` to the new relations);
+/// Rewrites `program` (and extends `domains` to the new relations),
+/// leaving the relations `asked` marks alone (answered by a search);
 /// returns the adorned relations (empty when nothing qualified or the
 /// result would not be stratified).
-pub fn rewrite(program: &mut Program, domains: &mut Domains) -> Vec<Adorned> {
-    let derived = derived(program);
+pub fn rewrite(program: &mut Program, domains: &mut Domains, asked: &[bool]) -> Vec<Adorned> {
+    let mut derived = derived(program);
+    for (d, &a) in derived.iter_mut().zip(asked) {
+        *d &= !a;
+    }
     let component = program.graph.component_of();
     let shapes: FxHashMap<RelId, Linear> = (0..program.relations.len())
         .filter(|&r| derived[r])

@@ -13,6 +13,7 @@ pub mod tables;
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{self, Layers};
+use crate::compile::demand;
 use crate::compile::error::CompileError;
 use crate::compile::program::{Lit, Pat, Program, RelId};
 use containers::Container;
@@ -32,29 +33,48 @@ pub struct Relational {
     pub containers: Vec<Container>,
     /// The constant tables.
     pub tables: Tables,
+    /// Per relation, whether it is answered by a top-down search
+    /// ([`crate::compile::demand`]) instead of a container.
+    pub asked: Vec<bool>,
 }
 
 /// Rewrites `program` (inlining, magic sets), numbers the fluents so that
 /// looping `true` steps walk the state, and plans every rule; returns the
 /// decisions and the layers of the rewritten program; an error when
 /// terms would be built at run time for more than the callers ask about.
+/// With `ask`, the relations only asked with every argument bound are
+/// answered by a search ([`crate::compile::demand`]), and magic sets
+/// leave them alone.
 pub fn build(
     program: &mut Program,
     domains: &mut Domains,
+    ask: bool,
 ) -> Result<(Relational, Layers), CompileError> {
     let inlined = inline::inline(program, domains);
-    let adorned = magic::rewrite(program, domains);
+    let mut asked = vec![false; program.relations.len()];
+    if ask {
+        let candidates = demand::candidates(program, domains);
+        demand::unfold_scans(program, &candidates);
+        let literals = plan::Literals::new(program, domains);
+        asked = demand::settle(program, domains, &literals, candidates);
+    }
+    let adorned = magic::rewrite(program, domains, &asked);
     built_on_demand(program, domains, &adorned)?;
-    let layers = layers::build(program);
     let literals = plan::Literals::new(program, domains);
+    asked.resize(program.relations.len(), false);
+    if ask {
+        asked = demand::settle(program, domains, &literals, asked);
+    }
+    let layers = layers::build_without(program, &asked);
     // A looping `true` step whose rows are an id range walks the state:
     // number the fluents for that (from plans without tables), then plan.
-    let fluent_orders = plan::fluent_orders(&plan::plan_rules(program, domains, &literals, None));
+    let fluent_orders =
+        plan::fluent_orders(&plan::plan_rules(program, domains, &literals, None, &asked));
     if !fluent_orders.is_empty() {
         domains.reorder_fluents(&program.store, fluent_orders);
     }
     let mut tables = Tables::default();
-    let plans = plan::plan_rules(program, domains, &literals, Some(&mut tables));
+    let plans = plan::plan_rules(program, domains, &literals, Some(&mut tables), &asked);
     let containers = containers::choose(program, domains);
     let relational = Relational {
         inlined,
@@ -62,6 +82,7 @@ pub fn build(
         plans,
         containers,
         tables,
+        asked,
     };
     Ok((relational, layers))
 }

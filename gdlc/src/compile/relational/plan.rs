@@ -61,6 +61,14 @@ pub enum Step {
     Distinct(Pat, Pat),
     /// The terms are equal.
     Same(Pat, Pat),
+    /// A fully bound atom of a relation answered by a top-down search
+    /// (the demand strategy, `compile::demand`) that must (not) hold.
+    Ask {
+        /// The atom.
+        atom: Atom,
+        /// Whether the literal is negated.
+        negated: bool,
+    },
 }
 
 impl Step {
@@ -241,38 +249,54 @@ impl Literals {
 /// literal no fact or possible fluent matches) get no plan. Without
 /// `tables` no table is built (the steps' table indexes mean nothing):
 /// the plans serve only to find the fluent orders ([`fluent_orders`]).
+/// The rules of the relations `asked` answers by a search are planned
+/// with their head's variables bound (the question's arguments), and a
+/// fully bound literal of such a relation is a [`Step::Ask`].
 pub fn plan_rules(
     program: &Program,
     domains: &Domains,
     literals: &Literals,
     mut tables: Option<&mut Tables>,
+    asked: &[bool],
 ) -> Vec<RulePlan> {
     let component = program.graph.component_of();
     (0..program.rules.len())
         .filter_map(|index| {
-            plan_rule(
+            let context = Context {
                 program,
                 domains,
                 literals,
-                tables.as_deref_mut(),
-                &component,
-                index,
-            )
+                component: &component,
+                asked,
+            };
+            plan_rule(&context, tables.as_deref_mut(), index)
         })
         .collect()
 }
 
+/// What planning a rule reads besides the rule.
+struct Context<'a> {
+    program: &'a Program,
+    domains: &'a Domains,
+    literals: &'a Literals,
+    /// Each relation's component.
+    component: &'a [usize],
+    /// The relations answered by a search.
+    asked: &'a [bool],
+}
+
 /// The plan of rule `index` of `program`, or `None` when it can never fire:
 /// filters as soon as their variables are bound, then the cheapest positive
-/// literal next. `component` is each relation's component.
-fn plan_rule(
-    program: &Program,
-    domains: &Domains,
-    literals: &Literals,
-    mut tables: Option<&mut Tables>,
-    component: &[usize],
-    index: usize,
-) -> Option<RulePlan> {
+/// literal next. A literal of an asked relation waits until its variables
+/// are bound, unless nothing else is left.
+fn plan_rule(c: &Context<'_>, mut tables: Option<&mut Tables>, index: usize) -> Option<RulePlan> {
+    let Context {
+        program,
+        literals,
+        component,
+        asked,
+        ..
+    } = *c;
     let rule = &program.rules[index];
     // A literal of its head's component drives the semi-naive rounds when
     // scanned (only the facts new in the last round), while tested it makes
@@ -286,6 +310,13 @@ fn plan_rule(
     };
     let nvars = rule.vars.len();
     let mut bound = vec![false; nvars];
+    let head_asked = asked[rule.head.rel];
+    if head_asked {
+        rule.head
+            .args
+            .iter()
+            .for_each(|a| a.for_each_var(&mut |v| bound[v] = true));
+    }
     let mut pending: Vec<Pending> = rule
         .body
         .iter()
@@ -298,7 +329,7 @@ fn plan_rule(
     loop {
         // Filters whose variables are all bound go first.
         for (lit, _, m) in take_ready(&mut pending, &bound) {
-            match lower(program, domains, tables.as_deref_mut(), lit, m, &bound, &[]) {
+            match lower(c, tables.as_deref_mut(), lit, m, &bound, &[]) {
                 Lowered::Step(s) => steps.push(s),
                 Lowered::Always => {}
                 Lowered::Never => return None,
@@ -312,7 +343,12 @@ fn plan_rule(
         }
         // The cheapest positive literal next.
         let answers_left = head_vars.iter().any(|&v| !bound[v]);
-        let i = choose(&pending, &bound, |l| answers_left && recursive(l));
+        let weight = |l: &Lit, bound: &[bool]| match l {
+            Lit::Pos(a) if asked[a.rel] && a.vars().iter().any(|&v| !bound[v]) => 1e12,
+            _ if answers_left && recursive(l) => 0.25,
+            _ => 1.0,
+        };
+        let i = choose(&pending, &bound, weight);
         let (lit, _, m) = pending.remove(i);
         // Variables no other literal nor the head mentions are projected out.
         let elsewhere: Vec<usize> = lit
@@ -320,15 +356,7 @@ fn plan_rule(
             .into_iter()
             .filter(|&v| occurrences(rule, v) > lit_occurrences(lit, v))
             .collect();
-        match lower(
-            program,
-            domains,
-            tables.as_deref_mut(),
-            lit,
-            m,
-            &bound,
-            &elsewhere,
-        ) {
+        match lower(c, tables.as_deref_mut(), lit, m, &bound, &elsewhere) {
             Lowered::Step(s) => steps.push(s),
             Lowered::Always => {}
             Lowered::Never => return None,
@@ -360,16 +388,13 @@ fn take_ready<'a>(pending: &mut Vec<Pending<'a>>, bound: &[bool]) -> Vec<Pending
 }
 
 /// The index in `pending` of the positive literal cheapest to evaluate
-/// next given the variables `bound`; one that `drives` the semi-naive
-/// rounds counts a quarter of its estimate.
-fn cheapest(pending: &[Pending], bound: &[bool], drives: &impl Fn(&Lit) -> bool) -> usize {
+/// next given the variables `bound`, its estimate times its `weight` (a
+/// quarter for one that drives the semi-naive rounds).
+fn cheapest(pending: &[Pending], bound: &[bool], weight: &impl Fn(&Lit, &[bool]) -> f64) -> usize {
     let best = pending
         .iter()
         .enumerate()
-        .filter_map(|(i, (l, s, _))| {
-            let n = estimate((*s)?, l, bound);
-            Some((if drives(l) { n / 4.0 } else { n }, i))
-        })
+        .filter_map(|(i, (l, s, _))| Some((estimate((*s)?, l, bound) * weight(l, bound), i)))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
         .map(|(_, i)| i);
     let Some(i) = best else {
@@ -389,8 +414,8 @@ fn cheapest(pending: &[Pending], bound: &[bool], drives: &impl Fn(&Lit) -> bool)
 /// `legal2 ?player (move ?piece ...)` scanned again for each piece type).
 /// Then that relation is scanned now, once, and those literals become
 /// lookups.
-fn choose(pending: &[Pending], bound: &[bool], drives: impl Fn(&Lit) -> bool) -> usize {
-    let greedy = cheapest(pending, bound, &drives);
+fn choose(pending: &[Pending], bound: &[bool], weight: impl Fn(&Lit, &[bool]) -> f64) -> usize {
+    let greedy = cheapest(pending, bound, &weight);
     let mut later = bound.to_vec();
     let mut left: Vec<usize> = (0..pending.len())
         .filter(|&i| pending[i].1.is_some())
@@ -420,7 +445,7 @@ fn choose(pending: &[Pending], bound: &[bool], drives: impl Fn(&Lit) -> bool) ->
         if rest.is_empty() {
             break;
         }
-        next = left[cheapest(&rest, &later, &drives)];
+        next = left[cheapest(&rest, &later, &weight)];
     }
     greedy
 }
@@ -465,8 +490,7 @@ fn lit_occurrences(lit: &Lit, v: usize) -> usize {
 /// are mentioned nowhere else). Without `tables`, a table step gets no
 /// table.
 fn lower(
-    program: &Program,
-    domains: &Domains,
+    c: &Context<'_>,
     tables: Option<&mut Tables>,
     lit: &Lit,
     matched: Option<&Matched>,
@@ -479,10 +503,16 @@ fn lower(
         Lit::Distinct(x, y) => return Lowered::Step(Step::Distinct(x.clone(), y.clone())),
         Lit::Same(x, y) => return Lowered::Step(Step::Same(x.clone(), y.clone())),
     };
+    let (program, domains) = (c.program, c.domains);
     let is_true = atom.rel == program.true_rel;
     let Some(matched) = matched else {
         let all_bound = atom.vars().iter().all(|&v| bound[v]);
-        return Lowered::Step(if all_bound {
+        return Lowered::Step(if all_bound && c.asked[atom.rel] {
+            Step::Ask {
+                atom: atom.clone(),
+                negated,
+            }
+        } else if all_bound {
             Step::Member {
                 atom: atom.clone(),
                 negated,
