@@ -17,6 +17,7 @@ use crate::ir::terms::TermData;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+mod asks;
 mod open_terms;
 
 /// What the rules' code is generated from.
@@ -89,82 +90,8 @@ pub fn rule_fns(
         }
         recursion.push(x);
     }
-    fns.extend(ask_fns(input, &layer_of, tables, registered));
+    fns.extend(asks::ask_fns(input, &layer_of, tables, registered));
     (fns, recursion)
-}
-
-/// The searches of the asked relations: per relation `ask_<r>(t)`, whether
-/// the fact of arguments `t` holds, trying the rules in turn; per rule
-/// `ask_<r>_rule_<i>(t)`, the rule's head matched against `t` and its plan
-/// (planned with the head's variables bound) run until a first witness.
-fn ask_fns(
-    input: &RulesInput<'_>,
-    layer_of: &[Option<usize>],
-    tables: &mut Tables,
-    registered: &mut Registered,
-) -> Vec<TokenStream> {
-    let RulesInput {
-        program,
-        domains,
-        plans,
-        asked,
-        ..
-    } = *input;
-    let mut fns = Vec::new();
-    for r in (0..program.relations.len()).filter(|&r| asked[r]) {
-        let arity = Literal::usize_unsuffixed(program.relations[r].arity);
-        let mut tries = Vec::new();
-        for plan in plans.iter().filter(|p| program.rules[p.rule].head.rel == r) {
-            let mut g = RuleGen {
-                program,
-                domains,
-                plan,
-                bound: vec![false; program.rules[plan.rule].vars.len()],
-                loops: Vec::new(),
-                witness: None,
-                uses: variable_uses(&program.rules[plan.rule]),
-                known: Vec::new(),
-                lookups: TableLookups { tables, registered },
-                delta: None,
-                layer_of,
-                own_layer: usize::MAX,
-                ensured: Vec::new(),
-                fresh: 0,
-                ask: true,
-                calls: 0,
-            };
-            let head = g.match_head();
-            let body = g.steps(0);
-            let name = format_ident!("ask_{}_rule_{}", r, plan.rule);
-            let doc = format!(" {}", program.rules[plan.rule].text);
-            fns.push(quote! {
-                #[doc = #doc]
-                fn #name(&mut self, t: [u32; #arity]) -> bool {
-                    #head
-                    #body
-                    false
-                }
-            });
-            tries.push(quote! { self.#name(t) });
-        }
-        let name = format_ident!("ask_{}", r);
-        let doc = format!(
-            " Whether `({} ...)` holds of the arguments `t`.",
-            program.relations[r].name
-        );
-        let tries = if tries.is_empty() {
-            quote! { false }
-        } else {
-            quote! { #(#tries)||* }
-        };
-        fns.push(quote! {
-            #[doc = #doc]
-            fn #name(&mut self, t: [u32; #arity]) -> bool {
-                #tries
-            }
-        });
-    }
-    fns
 }
 
 /// The function of rule `rule` around its loops `body`, documented by the
@@ -329,19 +256,6 @@ impl RuleGen<'_> {
         }
     }
 
-    /// Matches the arguments `t` of a question against the rule's head,
-    /// binding its variables.
-    fn match_head(&mut self) -> TokenStream {
-        let head = &self.program.rules[self.plan.rule].head;
-        let skip = quote! { return false; };
-        let mut code = TokenStream::new();
-        for (k, arg) in head.args.iter().enumerate() {
-            let k_lit = Literal::usize_unsuffixed(k);
-            code.extend(self.match_arg(head.rel, k, arg, quote! { t[#k_lit] }, &skip));
-        }
-        code
-    }
-
     /// Evaluates the layer defining `rel` if this state (or joint move) has
     /// not yet: a layer is derived when a rule first reads it, not before.
     /// Each step runs inside the steps before it, so a layer the rule has
@@ -502,29 +416,6 @@ impl RuleGen<'_> {
             quote! {
                 #build
                 if !self.#field.contains(&#tuple) { #fail }
-            }
-        }
-    }
-
-    /// The search of a fully bound atom of an asked relation, leaving the
-    /// candidate when it does not (with `negated`, does) find a witness.
-    fn ask_check(&mut self, atom: &Atom, negated: bool) -> TokenStream {
-        self.calls += 1;
-        let fail = self.fail();
-        let f = format_ident!("ask_{}", atom.rel);
-        if negated {
-            let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
-            quote! {
-                'neg: {
-                    #build
-                    if self.#f(#tuple) { #fail }
-                }
-            }
-        } else {
-            let (build, tuple) = self.tuple(atom);
-            quote! {
-                #build
-                if !self.#f(#tuple) { #fail }
             }
         }
     }

@@ -1,0 +1,122 @@
+//! The searches of the relations answered top-down (the demand strategy):
+//! per asked relation a function trying its rules for a first witness,
+//! and the calls of it in the rules' loops.
+
+use super::{variable_uses, RuleGen, RulesInput};
+use crate::compile::emit::table_lookups::{Registered, TableLookups};
+use crate::compile::program::Atom;
+use crate::compile::relational::plan::Tables;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// The searches of the asked relations: per relation `ask_<r>(t)`, whether
+/// the fact of arguments `t` holds, trying the rules in turn; per rule
+/// `ask_<r>_rule_<i>(t)`, the rule's head matched against `t` and its plan
+/// (planned with the head's variables bound) run until a first witness.
+pub(super) fn ask_fns(
+    input: &RulesInput<'_>,
+    layer_of: &[Option<usize>],
+    tables: &mut Tables,
+    registered: &mut Registered,
+) -> Vec<TokenStream> {
+    let RulesInput {
+        program,
+        domains,
+        plans,
+        asked,
+        ..
+    } = *input;
+    let mut fns = Vec::new();
+    for r in (0..program.relations.len()).filter(|&r| asked[r]) {
+        let arity = Literal::usize_unsuffixed(program.relations[r].arity);
+        let mut tries = Vec::new();
+        for plan in plans.iter().filter(|p| program.rules[p.rule].head.rel == r) {
+            let mut g = RuleGen {
+                program,
+                domains,
+                plan,
+                bound: vec![false; program.rules[plan.rule].vars.len()],
+                loops: Vec::new(),
+                witness: None,
+                uses: variable_uses(&program.rules[plan.rule]),
+                known: Vec::new(),
+                lookups: TableLookups { tables, registered },
+                delta: None,
+                layer_of,
+                own_layer: usize::MAX,
+                ensured: Vec::new(),
+                fresh: 0,
+                ask: true,
+                calls: 0,
+            };
+            let head = g.match_head();
+            let body = g.steps(0);
+            let name = format_ident!("ask_{}_rule_{}", r, plan.rule);
+            let doc = format!(" {}", program.rules[plan.rule].text);
+            fns.push(quote! {
+                #[doc = #doc]
+                fn #name(&mut self, t: [u32; #arity]) -> bool {
+                    #head
+                    #body
+                    false
+                }
+            });
+            tries.push(quote! { self.#name(t) });
+        }
+        let name = format_ident!("ask_{}", r);
+        let doc = format!(
+            " Whether `({} ...)` holds of the arguments `t`.",
+            program.relations[r].name
+        );
+        let tries = if tries.is_empty() {
+            quote! { false }
+        } else {
+            quote! { #(#tries)||* }
+        };
+        fns.push(quote! {
+            #[doc = #doc]
+            fn #name(&mut self, t: [u32; #arity]) -> bool {
+                #tries
+            }
+        });
+    }
+    fns
+}
+
+impl RuleGen<'_> {
+    /// Matches the arguments `t` of a question against the rule's head,
+    /// binding its variables.
+    fn match_head(&mut self) -> TokenStream {
+        let head = &self.program.rules[self.plan.rule].head;
+        let skip = quote! { return false; };
+        let mut code = TokenStream::new();
+        for (k, arg) in head.args.iter().enumerate() {
+            let k_lit = Literal::usize_unsuffixed(k);
+            code.extend(self.match_arg(head.rel, k, arg, quote! { t[#k_lit] }, &skip));
+        }
+        code
+    }
+
+    /// The search of a fully bound atom of an asked relation, leaving the
+    /// candidate when it does not (with `negated`, does) find a witness.
+    pub(super) fn ask_check(&mut self, atom: &Atom, negated: bool) -> TokenStream {
+        self.calls += 1;
+        let fail = self.fail();
+        let f = format_ident!("ask_{}", atom.rel);
+        if negated {
+            let (build, tuple) = self.tuple_or(atom, quote! { break 'neg; });
+            quote! {
+                'neg: {
+                    #build
+                    if self.#f(#tuple) { #fail }
+                }
+            }
+        } else {
+            let (build, tuple) = self.tuple(atom);
+            quote! {
+                #build
+                if !self.#f(#tuple) { #fail }
+            }
+        }
+    }
+}
