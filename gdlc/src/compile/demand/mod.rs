@@ -24,8 +24,9 @@
 pub mod terminates;
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::program::{Class, Lit, Program, RelId, Rule};
+use crate::compile::program::{Lit, Program, RelId, Rule};
 use crate::compile::relational::inline;
+use crate::compile::relational::magic;
 use crate::compile::relational::plan::{self, Literals, Step};
 
 /// Relations with fewer relaxed facts stay derived bottom-up: derived
@@ -44,17 +45,14 @@ pub fn candidates(program: &Program, domains: &Domains) -> Vec<bool> {
     if domains.open.iter().flatten().any(|&o| o) {
         return vec![false; n];
     }
-    let component = program.graph.component_of();
-    let members = component_sizes(program);
+    let alone = alone_in_component(program);
+    let derived = magic::derived(program);
     (0..n)
         .map(|r| {
-            program.class[r] != Class::Static
-                && r != program.true_rel
-                && r != program.does_rel
-                && !program.answers.iter().any(|a| a.contains(&r))
+            derived[r]
+                && alone[r]
                 && domains.rows[r].is_none_or(|rows| rows >= MIN_ROWS)
                 && program.rules.iter().any(|rule| rule.head.rel == r)
-                && members.get(component[r]) == Some(&1)
                 && (!recursive(program, r) || terminates::measured(program, r))
         })
         .collect()
@@ -106,60 +104,39 @@ pub fn unfold_scans(program: &mut Program, asked: &[bool]) {
         budget -= unfolded.len();
         pending.extend(unfolded.into_iter().rev());
     }
-    program.rules = rules;
-    drop_unread(program);
-}
-
-/// Drops the rules of the relations no answer reads any more (those whose
-/// every call was unfolded), so that no plan of theirs counts.
-fn drop_unread(program: &mut Program) {
-    let mut read = vec![false; program.relations.len()];
-    let mut queue: Vec<RelId> = program.answers.iter().flatten().copied().collect();
-    while let Some(r) = queue.pop() {
-        if std::mem::replace(&mut read[r], true) {
-            continue;
-        }
-        for rule in program.rules.iter().filter(|x| x.head.rel == r) {
-            for lit in &rule.body {
-                if let Lit::Pos(a) | Lit::Neg(a) = lit {
-                    queue.push(a.rel);
-                }
-            }
-        }
-    }
-    program.rules.retain(|rule| read[rule.head.rel]);
+    // The rules of relations whose every call was unfolded are dropped, so
+    // that no plan of theirs counts.
+    program.rules = magic::needed_rules(&program.answers, program.relations.len(), rules);
 }
 
 /// Per relation, whether its calls may be unfolded: derived, neither a
 /// keyword nor an answer, not recursive, with at most
 /// [`MAX_UNFOLDED_RULES`] rules.
 fn unfoldable(program: &Program) -> Vec<bool> {
-    let sizes = component_sizes(program);
-    let component = program.graph.component_of();
+    let alone = alone_in_component(program);
+    let derived = magic::derived(program);
     (0..program.relations.len())
         .map(|r| {
             let definitions = program.rules.iter().filter(|d| d.head.rel == r).count();
-            program.class[r] != Class::Static
-                && r != program.true_rel
-                && r != program.does_rel
-                && !program.answers.iter().any(|x| x.contains(&r))
+            derived[r]
+                && alone[r]
                 && (1..=MAX_UNFOLDED_RULES).contains(&definitions)
-                && sizes.get(component[r]) == Some(&1)
                 && !recursive(program, r)
         })
         .collect()
 }
 
-/// The number of relations in each component of the relation graph.
-fn component_sizes(program: &Program) -> Vec<usize> {
+/// Per relation, whether it is the only relation of its component of the
+/// relation graph (not recursive through another relation).
+fn alone_in_component(program: &Program) -> Vec<bool> {
     let component = program.graph.component_of();
-    let mut sizes = vec![0usize; program.relations.len()];
+    let mut sizes = vec![0usize; component.len()];
     for &c in &component {
-        if let Some(m) = sizes.get_mut(c) {
-            *m += 1;
-        }
+        sizes[c] += 1;
     }
-    sizes
+    (0..program.relations.len())
+        .map(|r| component.get(r).is_some_and(|&c| sizes[c] == 1))
+        .collect()
 }
 
 /// The position of the first positive literal of `rule` that would

@@ -67,24 +67,10 @@ pub fn rule_fns(
             .chain(x.deltas.iter().map(|&(i, _)| Some(i)))
             .collect();
         for delta in variants {
-            let mut g = RuleGen {
-                program,
-                domains,
-                plan,
-                bound: vec![false; program.rules[plan.rule].vars.len()],
-                loops: Vec::new(),
-                witness: None,
-                uses: variable_uses(&program.rules[plan.rule]),
-                known: Vec::new(),
-                lookups: TableLookups { tables, registered },
-                delta,
-                layer_of: &layer_of,
-                own_layer,
-                ensured: Vec::new(),
-                fresh: 0,
-                ask: false,
-                calls: 0,
-            };
+            let lookups = TableLookups { tables, registered };
+            let mut g = RuleGen::new(program, domains, plan, lookups, &layer_of);
+            g.delta = delta;
+            g.own_layer = own_layer;
             let body = g.steps(0);
             fns.push(rule_fn(program, plan.rule, delta, body));
         }
@@ -240,6 +226,38 @@ impl TableRows {
             bounds,
             on_stride,
             row_of,
+        }
+    }
+}
+
+impl<'a> RuleGen<'a> {
+    /// The generator of `plan`'s loops, outside any layer (`own_layer`
+    /// past the last), over all its facts (no `delta`), deriving its head.
+    fn new(
+        program: &'a Program,
+        domains: &'a Domains,
+        plan: &'a RulePlan,
+        lookups: TableLookups<'a>,
+        layer_of: &'a [Option<usize>],
+    ) -> Self {
+        let rule = &program.rules[plan.rule];
+        RuleGen {
+            program,
+            domains,
+            plan,
+            bound: vec![false; rule.vars.len()],
+            loops: Vec::new(),
+            witness: None,
+            uses: variable_uses(rule),
+            known: Vec::new(),
+            lookups,
+            delta: None,
+            layer_of,
+            own_layer: usize::MAX,
+            ensured: Vec::new(),
+            fresh: 0,
+            ask: false,
+            calls: 0,
         }
     }
 }

@@ -193,7 +193,11 @@ fn targets(
 
 /// The rules of `rules` (over `relations` relations) that the answers
 /// depend on, in their order.
-fn needed_rules(answers: &[Vec<RelId>], relations: usize, rules: Vec<Rule>) -> Vec<Rule> {
+pub(crate) fn needed_rules(
+    answers: &[Vec<RelId>],
+    relations: usize,
+    rules: Vec<Rule>,
+) -> Vec<Rule> {
     let mut reads: Vec<Vec<RelId>> = vec![Vec::new(); relations];
     for rule in &rules {
         for lit in &rule.body {
@@ -254,8 +258,9 @@ fn estimated_rows(domains: &Domains, new: &NewRelation) -> Option<usize> {
     }
 }
 
-/// The relations magic sets may rewrite: derived, and not keywords.
-fn derived(program: &Program) -> Vec<bool> {
+/// The relations magic sets may rewrite: derived, and not keywords nor
+/// answers.
+pub(crate) fn derived(program: &Program) -> Vec<bool> {
     (0..program.relations.len())
         .map(|r| {
             program.class[r] != Class::Static

@@ -2,7 +2,7 @@
 //! per asked relation a function trying its rules for a first witness,
 //! and the calls of it in the rules' loops.
 
-use super::{variable_uses, RuleGen, RulesInput};
+use super::{RuleGen, RulesInput};
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::Atom;
 use crate::compile::relational::plan::Tables;
@@ -31,24 +31,9 @@ pub(super) fn ask_fns(
         let arity = Literal::usize_unsuffixed(program.relations[r].arity);
         let mut tries = Vec::new();
         for plan in plans.iter().filter(|p| program.rules[p.rule].head.rel == r) {
-            let mut g = RuleGen {
-                program,
-                domains,
-                plan,
-                bound: vec![false; program.rules[plan.rule].vars.len()],
-                loops: Vec::new(),
-                witness: None,
-                uses: variable_uses(&program.rules[plan.rule]),
-                known: Vec::new(),
-                lookups: TableLookups { tables, registered },
-                delta: None,
-                layer_of,
-                own_layer: usize::MAX,
-                ensured: Vec::new(),
-                fresh: 0,
-                ask: true,
-                calls: 0,
-            };
+            let lookups = TableLookups { tables, registered };
+            let mut g = RuleGen::new(program, domains, plan, lookups, layer_of);
+            g.ask = true;
             let head = g.match_head();
             let body = g.steps(0);
             let name = format_ident!("ask_{}_rule_{}", r, plan.rule);
