@@ -114,11 +114,13 @@ fn emit(c: &mut Compiled, arrays: Arrays) -> (String, Arrays) {
         }
         Evaluation::Relational { relational, .. } => {
             emit::relational::module(emit::relational::Input {
-                program,
-                domains,
-                layers,
-                plans: &relational.plans,
-                asked: &relational.asked,
+                rules: emit::relational_rules::RulesInput {
+                    program,
+                    domains,
+                    layers,
+                    plans: &relational.plans,
+                    asked: &relational.asked,
+                },
                 containers: &relational.containers,
                 tables: &mut relational.tables,
                 arrays,

@@ -19,23 +19,15 @@ use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, R
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
-use crate::compile::relational::plan::{RulePlan, Table, Tables};
+use crate::compile::relational::plan::{Table, Tables};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// Everything code generation reads.
 pub struct Input<'a> {
-    /// The normalized program.
-    pub program: &'a Program,
-    /// Domains and runtime ids.
-    pub domains: &'a Domains,
-    /// Layers and phases.
-    pub layers: &'a Layers,
-    /// The plans of the rules.
-    pub plans: &'a [RulePlan],
-    /// Per relation, whether it is answered by a search (it has no
-    /// container).
-    pub asked: &'a [bool],
+    /// The program, its domains, layers and plans, and the relations
+    /// answered by a search (which have no container).
+    pub rules: RulesInput<'a>,
     /// The container of every relation.
     pub containers: &'a [Container],
     /// The constant tables (more are added for term patterns).
@@ -47,23 +39,19 @@ pub struct Input<'a> {
 /// The generated module.
 pub fn module(input: Input<'_>) -> (String, Arrays) {
     let Input {
-        program,
-        domains,
-        layers,
-        plans,
-        asked,
+        rules,
         containers,
         tables,
         mut arrays,
     } = input;
-    let mut registered = Registered::new(program.relations.len());
-    let rules = RulesInput {
+    let RulesInput {
         program,
         domains,
         layers,
-        plans,
         asked,
-    };
+        ..
+    } = rules;
+    let mut registered = Registered::new(program.relations.len());
     let (rule_fns, recursion) = rule_fns(&rules, tables, &mut registered);
     let layer_fns: Vec<TokenStream> = layers
         .layers
