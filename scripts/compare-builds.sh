@@ -11,8 +11,10 @@
 # RUNTIME_A / RUNTIME_B build a side's crates against another copy of the
 # runtime crate (to compare runtime changes with one gdlc); RUSTFLAGS_A /
 # RUSTFLAGS_B build a side with those flags (e.g. `-C target-cpu=native`,
-# to measure what native code buys with one gdlc).
-# Usage: [SECONDS_EACH=2] [ROUNDS=2] [PLAYOUTS=N] [RUNTIME_A=DIR] [RUNTIME_B=DIR] [RUSTFLAGS_A=..] [RUSTFLAGS_B=..] scripts/compare-builds.sh GDLC_A GDLC_B ticTacToe connectFour ...
+# to measure what native code buys with one gdlc). STRATEGY_A /
+# STRATEGY_B pass `--strategy` to a side's gdlc (e.g. `relational`
+# against `demand` with one gdlc).
+# Usage: [SECONDS_EACH=2] [ROUNDS=2] [PLAYOUTS=N] [RUNTIME_A=DIR] [RUNTIME_B=DIR] [RUSTFLAGS_A=..] [RUSTFLAGS_B=..] [STRATEGY_A=..] [STRATEGY_B=..] scripts/compare-builds.sh GDLC_A GDLC_B ticTacToe connectFour ...
 set -u
 cd "$(dirname "$0")/.."
 A=$1
@@ -27,8 +29,10 @@ for g in "$@"; do
     gdlc=$([ "$side" = a ] && echo "$A" || echo "$B")
     runtime=$([ "$side" = a ] && echo "${RUNTIME_A:-}" || echo "${RUNTIME_B:-}")
     flags=$([ "$side" = a ] && echo "${RUSTFLAGS_A:-}" || echo "${RUSTFLAGS_B:-}")
+    strategy=$([ "$side" = a ] && echo "${STRATEGY_A:-}" || echo "${STRATEGY_B:-}")
     rm -rf "$OUT/$side/$g"
-    "$gdlc" "../shared/games/$g.kif" -o "$OUT/$side/$g" ${runtime:+--runtime-path "$runtime"} > /dev/null \
+    "$gdlc" "../shared/games/$g.kif" -o "$OUT/$side/$g" ${runtime:+--runtime-path "$runtime"} \
+      ${strategy:+--strategy "$strategy"} > /dev/null \
       || { echo "$g $side: gdlc failed"; continue 2; }
     (cd "$OUT/$side/$g" && CARGO_TARGET_DIR="$OUT/target-$side" RUSTFLAGS="$flags" cargo build --release > /dev/null 2>&1) \
       || { echo "$g $side: build failed"; continue 2; }

@@ -10,7 +10,7 @@ use crate::compile::error::NotIncremental;
 use crate::compile::ground::grounding::Ground;
 use crate::compile::ground::incremental::Incremental;
 use crate::compile::program::{Atom, Class, Pat, Program, RelId};
-use crate::compile::relational::plan::{RulePlan, Step, Tables};
+use crate::compile::relational::plan::{RulePlan, Step, Tables, TopDown, Walk};
 use crate::compile::relational::Relational;
 use crate::graph::Polarity;
 use crate::ir::written_name;
@@ -44,6 +44,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
                 "backend: relational (not ground: {not_ground}); the relations, layers and plans below"
             );
             rewrites(&mut out, c, relational);
+            top_down(&mut out, &c.program, &relational.top_down);
             relations(&mut out, c);
             layers(&mut out, &c.program, &c.layers);
             plans(&mut out, c, relational);
@@ -241,6 +242,49 @@ fn rewrites(out: &mut String, c: &Compiled, relational: &Relational) {
     }
 }
 
+/// The directions a walk steps in.
+fn directions(walk: &Walk) -> &'static str {
+    match (walk.forward, walk.backward) {
+        (true, true) => "forward from a bound start or backward from a bound end",
+        (true, false) => "forward from a bound start",
+        _ => "backward from a bound end",
+    }
+}
+
+/// The relations the demand strategy answers top-down, and why.
+fn top_down(out: &mut String, p: &Program, top_down: &TopDown) {
+    let asked: Vec<String> = (0..p.relations.len())
+        .filter(|&r| top_down.asked[r])
+        .map(|r| relation_name(p, r))
+        .collect();
+    if !asked.is_empty() {
+        let _ = writeln!(
+            out,
+            "searched top-down, first witness (every call binds every argument): {}",
+            asked.join(" ")
+        );
+    }
+    let walks: Vec<(usize, &Walk)> = (top_down.walks.iter().enumerate())
+        .filter_map(|(r, w)| Some((r, w.as_ref()?)))
+        .collect();
+    if walks.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "walked by loops (right-linear recursions, calls unfolded; one square determines the next, steps without cycles):"
+    );
+    for (r, walk) in walks {
+        let _ = writeln!(
+            out,
+            "  {}: {}, one step {}",
+            relation_name(p, r),
+            directions(walk),
+            relation_name(p, walk.step)
+        );
+    }
+}
+
 /// The constant tables' count and size.
 fn tables(out: &mut String, tables: &Tables) {
     let rows: usize = tables.tables.iter().map(|t| t.rows.len()).sum();
@@ -389,6 +433,16 @@ fn container(c: &Compiled, r: RelId) -> String {
     let p = &c.program;
     match &c.evaluation {
         Evaluation::Relational { relational, .. } => {
+            let top_down = &relational.top_down;
+            if top_down.asked[r] {
+                return "none (searched top-down: every call binds every argument)".to_string();
+            }
+            if let Some(walk) = top_down.walks[r] {
+                return format!("none (walked by loops, {})", directions(&walk));
+            }
+            if top_down.steps()[r].is_some() {
+                return "none (one step of a walk, searched for the next square)".to_string();
+            }
             let container = &relational.containers[r];
             format!("{container:?} ({})", container.reason())
         }
@@ -548,6 +602,12 @@ fn step_text(c: &Compiled, tables: &Tables, vars: &[String], step: &Step) -> Str
         Step::Ask { atom, negated } => format!(
             "ask {}{} {}",
             not(*negated),
+            relation_name(p, atom.rel),
+            atom_text(p, vars, atom)
+        ),
+        Step::Walk { atom, forward, .. } => format!(
+            "walk {} {} {}",
+            if *forward { "forward" } else { "backward" },
             relation_name(p, atom.rel),
             atom_text(p, vars, atom)
         ),

@@ -119,7 +119,7 @@ fn emit(c: &mut Compiled, arrays: Arrays) -> (String, Arrays) {
                     domains,
                     layers,
                     plans: &relational.plans,
-                    asked: &relational.asked,
+                    top_down: &relational.top_down,
                 },
                 containers: &relational.containers,
                 tables: &mut relational.tables,

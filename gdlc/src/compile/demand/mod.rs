@@ -22,12 +22,13 @@
 //! asked, drop those some plan still scans, again until none is dropped.
 
 pub mod terminates;
+pub mod walks;
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::program::{Lit, Program, RelId, Rule};
 use crate::compile::relational::inline;
 use crate::compile::relational::magic;
-use crate::compile::relational::plan::{self, Literals, Step};
+use crate::compile::relational::plan::{self, Literals, Step, TopDown};
 
 /// Relations with fewer relaxed facts stay derived bottom-up: derived
 /// once per state, they answer every question with one test, where a
@@ -170,25 +171,28 @@ fn recursive(program: &Program, r: RelId) -> bool {
         .any(|lit| matches!(lit, Lit::Pos(a) | Lit::Neg(a) if a.rel == r))
 }
 
-/// The relations of `asked` that stay asked once every rule is planned:
-/// those that no plan scans (with some argument free), found by planning
-/// again without the ones dropped until none is dropped.
-pub fn settle(
-    program: &Program,
-    domains: &Domains,
-    literals: &Literals,
-    mut asked: Vec<bool>,
-) -> Vec<bool> {
+/// The relations of `top_down` that stay asked or walked once every rule
+/// is planned: those that no plan scans (with some argument free, or for
+/// a walk with neither end bound), found by planning again without the
+/// ones dropped until none is dropped.
+pub fn settle(program: &Program, domains: &Domains, literals: &Literals, top_down: &mut TopDown) {
     loop {
-        let plans = plan::plan_rules(program, domains, literals, None, &asked);
+        let plans = plan::plan_rules(program, domains, literals, None, top_down);
         let mut dropped = false;
         for step in plans.iter().flat_map(|p| &p.steps) {
-            if let Step::Scan(atom) = step {
-                dropped |= std::mem::replace(&mut asked[atom.rel], false);
+            match step {
+                Step::Scan(atom) => {
+                    dropped |= std::mem::replace(&mut top_down.asked[atom.rel], false);
+                    dropped |= top_down.walks[atom.rel].take().is_some();
+                }
+                Step::Member { atom, .. } => {
+                    dropped |= top_down.walks[atom.rel].take().is_some();
+                }
+                _ => {}
             }
         }
         if !dropped {
-            return asked;
+            return;
         }
     }
 }
@@ -235,7 +239,7 @@ mod tests {
         let c = compiled(strategy);
         let relational = c.relational().expect("relation by relation");
         let mut names: Vec<String> = (0..c.program.relations.len())
-            .filter(|&r| relational.asked[r])
+            .filter(|&r| relational.top_down.asked[r])
             .map(|r| c.program.relations[r].name.to_string())
             .collect();
         names.sort();
@@ -244,9 +248,9 @@ mod tests {
 
     #[test]
     fn large_relations_asked_with_every_argument_bound_are_searched() {
-        // `blocked` is asked under `not`; `ray` once `blocked`'s rule has
-        // the rook's square; `attack` is small (and unfolded).
-        assert_eq!(asked_names(Strategy::Demand), ["blocked", "ray"]);
+        // `blocked` is asked under `not`; `attack` is small (and
+        // unfolded); `ray`, a walk, is walked instead (`walks::tests`).
+        assert_eq!(asked_names(Strategy::Demand), ["blocked"]);
         assert!(asked_names(Strategy::Relational).is_empty());
     }
 
@@ -256,8 +260,10 @@ mod tests {
         let code = generate_with(&loaded, Strategy::Demand, "t.bin").expect("compiles");
         let code = code.code;
         assert!(code.contains("/// `legal/2`"), "legal keeps a container");
-        assert!(!code.contains("/// `ray/2`"), "ray has none");
-        let ask = code.find("Whether `(ray ...)` holds").expect("a search");
+        assert!(!code.contains("/// `blocked/2`"), "blocked has none");
+        let ask = code
+            .find("Whether `(blocked ...)` holds")
+            .expect("a search");
         assert!(code[ask..].contains("-> bool"));
         assert!(
             code.contains("if self.ask_"),

@@ -48,9 +48,10 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         program,
         domains,
         layers,
-        asked,
+        top_down,
         ..
     } = rules;
+    let excluded = top_down.excluded();
     let mut registered = Registered::new(program.relations.len());
     let (rule_fns, recursion) = rule_fns(&rules, tables, &mut registered);
     let layer_fns: Vec<TokenStream> = layers
@@ -60,7 +61,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .map(|(i, layer)| layer_fns(i, layer, &recursion))
         .collect();
     let phase_fns = phase_fns(&phase_roots(program, layers));
-    let relations = ContainerCode::new(program, layers, containers, &registered.indexes, asked);
+    let relations = ContainerCode::new(program, layers, containers, &registered.indexes, &excluded);
     let index_items = registered.index_items(&mut arrays);
     let answers = AnswerLoops {
         program,
@@ -114,7 +115,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
             inits: quote! { #remembered_inits #inits },
             setup: None,
         },
-        lints: if asked.contains(&true) {
+        lints: if excluded.contains(&true) {
             // A search whose witness needs no loop returns before its end.
             quote! { unused_labels, unused_variables, unreachable_code, clippy::all }
         } else {
@@ -154,10 +155,10 @@ impl ContainerCode {
         layers: &Layers,
         containers: &[Container],
         indexes: &[Vec<Vec<bool>>],
-        asked: &[bool],
+        excluded: &[bool],
     ) -> Self {
         let dynamic: Vec<RelId> = (0..program.relations.len())
-            .filter(|&r| program.class[r] != Class::Static && r != program.true_rel && !asked[r])
+            .filter(|&r| program.class[r] != Class::Static && r != program.true_rel && !excluded[r])
             .collect();
         let fields = dynamic.iter().map(|&r| {
             let name = rel_field(r);

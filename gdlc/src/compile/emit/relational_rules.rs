@@ -12,13 +12,17 @@ use crate::compile::emit::relational_layers::{layer_of, rel_field, Recursion};
 use crate::compile::emit::skeleton::lit;
 use crate::compile::emit::table_lookups::{PatternDomain, Registered, TableLookups, MAX_OFFSETS};
 use crate::compile::program::{Atom, Pat, Program, RelId};
-use crate::compile::relational::plan::{RulePlan, Step, Tables};
+use crate::compile::relational::plan::{RulePlan, Step, Tables, TopDown, Walk};
 use crate::ir::terms::TermData;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 mod asks;
 mod open_terms;
+mod table_rows;
+mod walks;
+
+use table_rows::TableRows;
 
 /// What the rules' code is generated from.
 pub struct RulesInput<'a> {
@@ -30,14 +34,15 @@ pub struct RulesInput<'a> {
     pub layers: &'a Layers,
     /// The plans of the rules.
     pub plans: &'a [RulePlan],
-    /// Per relation, whether it is answered by a search.
-    pub asked: &'a [bool],
+    /// The relations answered by a search or a walk.
+    pub top_down: &'a TopDown,
 }
 
 /// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
 /// in a recursive layer one `rule_<r>_delta_<step>` per step scanning a
 /// relation of the layer), and how each rule takes part in the fixpoint of
-/// its layer; then the searches of the asked relations ([`ask_fns`]).
+/// its layer; then the searches of the asked relations (`asks::ask_fns`)
+/// and the step functions of the walks (`walks::step_fns`).
 pub fn rule_fns(
     input: &RulesInput<'_>,
     tables: &mut Tables,
@@ -48,13 +53,14 @@ pub fn rule_fns(
         domains,
         layers,
         plans,
-        asked,
+        top_down,
     } = *input;
+    let excluded = top_down.excluded();
     let mut fns = Vec::new();
     let mut recursion = Vec::new();
     let layer_of = layer_of(program, layers);
     for plan in plans {
-        if asked[program.rules[plan.rule].head.rel] {
+        if excluded[program.rules[plan.rule].head.rel] {
             continue;
         }
         let own_layer = layers
@@ -77,6 +83,7 @@ pub fn rule_fns(
         recursion.push(x);
     }
     fns.extend(asks::ask_fns(input, &layer_of, tables, registered));
+    fns.extend(walks::step_fns(input, &layer_of, tables, registered));
     (fns, recursion)
 }
 
@@ -109,6 +116,24 @@ fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStre
     }
 }
 
+/// What a rule's code is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Deriving the head into its relation's container.
+    Derive,
+    /// Answering a question (`ask_<r>_rule_<i>`): the head is given, a
+    /// witness returns `true`, no candidate left `false`.
+    Ask,
+    /// Stepping a walk (`walk_<r>_forward` or `_backward`): the inputs of
+    /// the head are given, a witness returns the outputs, none `None`.
+    Step {
+        /// The walk.
+        walk: Walk,
+        /// The direction.
+        forward: bool,
+    },
+}
+
 /// Generates the nested loops of one rule.
 struct RuleGen<'a> {
     program: &'a Program,
@@ -138,9 +163,9 @@ struct RuleGen<'a> {
     /// The names given so far to the arguments of terms taken apart at
     /// open arguments.
     fresh: usize,
-    /// Whether the rule answers a question (`ask_<r>_rule_<i>`): its
-    /// head is given, a witness returns `true`, no candidate left `false`.
-    ask: bool,
+    /// What the rule's code is for: deriving its head, answering a
+    /// question, or stepping a walk.
+    mode: Mode,
     /// The searches the steps so far call.
     calls: usize,
 }
@@ -155,79 +180,6 @@ struct TableStep<'s> {
     fluent: bool,
     negated: bool,
     term: Option<&'s Pat>,
-}
-
-/// The rows of a table step for its keys, and how a walk over the set
-/// bits of the state visits them: with a walk, the rows' fluents are the
-/// ids `base + stride * j`, `j < len`, and the set bits between are
-/// skipped.
-struct TableRows {
-    /// The rows (a slice expression).
-    rows: TokenStream,
-    /// The last column (the fluent's).
-    last: Literal,
-    /// The stride of the walk, if the step walks the state.
-    walk: Option<u32>,
-    /// The variable holding the rows, for a walk.
-    rows_var: Ident,
-    /// Statements naming the rows (`rows<i>`) and their first fluent
-    /// (`base<i>`), for a walk.
-    walk_rows: TokenStream,
-    /// The arguments of `ones` and `any_one`: the state and the range of
-    /// the rows' fluents.
-    state_range: TokenStream,
-    /// The range of the rows' fluents alone.
-    bounds: TokenStream,
-    /// With a stride above one: the test that set bit `f` is a row's
-    /// fluent.
-    on_stride: Option<TokenStream>,
-    /// The index of the row of set bit `f`.
-    row_of: TokenStream,
-}
-
-impl TableRows {
-    /// The rows `rows` of step `i` over a table of `columns` columns,
-    /// walked with stride `walk` if any.
-    fn new(i: usize, rows: TokenStream, columns: usize, walk: Option<u32>) -> Self {
-        let last = Literal::usize_unsuffixed(columns.saturating_sub(1));
-        let rows_var = format_ident!("rows{i}");
-        let base = format_ident!("base{i}");
-        let walk_rows = quote! {
-            let #rows_var = #rows;
-            let #base = #rows_var.first().map_or(0, |r| r[#last]);
-        };
-        let stride = walk.unwrap_or(1);
-        let bounds = if stride == 1 {
-            quote! { #base, #base + #rows_var.len() as u32 }
-        } else {
-            let s = lit(stride);
-            let gap = lit(stride - 1);
-            quote! { #base, #base + (#rows_var.len() as u32 * #s).saturating_sub(#gap) }
-        };
-        let state_range = quote! { &self.current.0, #bounds };
-        let on_stride = (stride > 1).then(|| {
-            let s = lit(stride);
-            quote! { (f - #base) % #s == 0 }
-        });
-        let row_of = match &on_stride {
-            None => quote! { (f - #base) as usize },
-            Some(_) => {
-                let s = lit(stride);
-                quote! { ((f - #base) / #s) as usize }
-            }
-        };
-        TableRows {
-            rows,
-            last,
-            walk,
-            rows_var,
-            walk_rows,
-            state_range,
-            bounds,
-            on_stride,
-            row_of,
-        }
-    }
 }
 
 impl<'a> RuleGen<'a> {
@@ -256,7 +208,7 @@ impl<'a> RuleGen<'a> {
             own_layer: usize::MAX,
             ensured: Vec::new(),
             fresh: 0,
-            ask: false,
+            mode: Mode::Derive,
             calls: 0,
         }
     }
@@ -269,8 +221,11 @@ impl RuleGen<'_> {
     fn fail(&self) -> TokenStream {
         match self.loops.last() {
             Some(l) => quote! { continue #l; },
-            None if self.ask => quote! { return false; },
-            None => quote! { return; },
+            None => match self.mode {
+                Mode::Derive => quote! { return; },
+                Mode::Ask => quote! { return false; },
+                Mode::Step { .. } => quote! { return None; },
+            },
         }
     }
 
@@ -359,6 +314,11 @@ impl RuleGen<'_> {
                 let inner = self.steps(i + 1);
                 quote! { #check #inner }
             }
+            Step::Walk {
+                atom,
+                walk,
+                forward,
+            } => self.walk(i, atom, walk, *forward),
             Step::Distinct(a, b) | Step::Same(a, b) => {
                 let ne = self.ne(a, b);
                 let test = if matches!(step, Step::Distinct(..)) {
@@ -377,7 +337,10 @@ impl RuleGen<'_> {
     /// on the loops only search for a witness (`witness`).
     fn head_test(&mut self, i: usize) -> TokenStream {
         let steps = &self.plan.steps;
-        if self.ask || i != self.plan.head_bound_after || !steps[i..].iter().any(Step::is_loop) {
+        if self.mode != Mode::Derive
+            || i != self.plan.head_bound_after
+            || !steps[i..].iter().any(Step::is_loop)
+        {
             return TokenStream::new();
         }
         let rule = &self.program.rules[self.plan.rule];
@@ -394,8 +357,10 @@ impl RuleGen<'_> {
     /// The insertion of the derived head, then the jump out of the loops
     /// that only searched for a witness.
     fn head_insert(&mut self) -> TokenStream {
-        if self.ask {
-            return quote! { return true; };
+        match self.mode {
+            Mode::Derive => {}
+            Mode::Ask => return quote! { return true; },
+            Mode::Step { .. } => return self.step_output(),
         }
         let rule = &self.program.rules[self.plan.rule];
         let (build, tuple) = self.tuple(&rule.head);

@@ -15,6 +15,7 @@
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::program::{Atom, Class, Lit, Pat, Program, RelId, Rule};
+use crate::compile::relational::plan::Walk;
 use crate::ir::terms::TermData;
 
 /// Relations with fewer relaxed facts are cheap enough to materialize.
@@ -33,11 +34,22 @@ const MAX_BODY: usize = 16;
 const MAX_GROWTH: usize = 4;
 
 /// Inlines every relation that qualifies; returns the relations inlined.
-pub fn inline(program: &mut Program, domains: &Domains) -> Vec<RelId> {
+/// The reach and step relations of `walks` (answered by loops,
+/// `compile::demand::walks`) are not; a relation whose rules read a
+/// reach relation is never small: materialized, it would walk from every
+/// square, where its callers walk from theirs.
+pub fn inline(program: &mut Program, domains: &Domains, walks: &[Option<Walk>]) -> Vec<RelId> {
+    let mut walked: Vec<bool> = walks.iter().map(Option::is_some).collect();
+    let mut kept = walked.clone();
+    for walk in walks.iter().flatten() {
+        kept[walk.step] = true;
+    }
+    walked.resize(program.relations.len(), false);
+    kept.resize(program.relations.len(), false);
     let limit = program.rules.len() * MAX_GROWTH + 16;
     let mut inlined = Vec::new();
     while let Some(r) = (0..program.relations.len())
-        .find(|&r| !inlined.contains(&r) && qualifies(program, domains, r))
+        .find(|&r| !inlined.contains(&r) && !kept[r] && qualifies(program, domains, &walked, r))
     {
         let definitions: Vec<Rule> = program
             .rules
@@ -102,7 +114,7 @@ pub fn inline(program: &mut Program, domains: &Domains) -> Vec<RelId> {
 /// rules, every use of it is positive with an argument that the caller
 /// binds elsewhere, and it is large, a union, or small with a few calls
 /// that all ask from the pieces on the board (see [`asked_from_pieces`]).
-fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
+fn qualifies(program: &Program, domains: &Domains, walked: &[bool], r: RelId) -> bool {
     if program.class[r] == Class::Static
         || r == program.true_rel
         || r == program.does_rel
@@ -114,8 +126,10 @@ fn qualifies(program: &Program, domains: &Domains, r: RelId) -> bool {
     if definitions.is_empty() || definitions.len() > MAX_RULES {
         return false;
     }
-    let small =
-        domains.rows[r].is_some_and(|n| n < MIN_ROWS) && !definitions.iter().all(|d| copies(d));
+    let walks = |d: &Rule| (d.body.iter()).any(|l| matches!(l, Lit::Pos(a) if walked[a.rel]));
+    let small = domains.rows[r].is_some_and(|n| n < MIN_ROWS)
+        && !definitions.iter().all(|d| copies(d))
+        && !definitions.iter().any(|d| walks(d));
     // Not recursive (directly; mutual recursion goes through another
     // relation, which is checked when that one is considered).
     if definitions.iter().any(|d| {
@@ -383,7 +397,7 @@ mod tests {
         let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
         let mut program = lower(&loaded.analysis.rules).expect("lowers");
         let domains = compute(&mut program).expect("small domains");
-        let inlined = super::inline(&mut program, &domains);
+        let inlined = super::inline(&mut program, &domains, &[]);
         let names = inlined
             .iter()
             .map(|&r| program.relations[r].name.clone())

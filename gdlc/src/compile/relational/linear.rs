@@ -200,26 +200,18 @@ pub fn reach_rules(
         let Lit::Pos(call) = &rule.body[i] else {
             unreachable!("the recursive call is positive")
         };
-        let steps: Vec<Lit> = rule
-            .body
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != i)
-            .map(|(_, l)| l.clone())
-            .collect();
+        let step = step_rule(
+            rule,
+            i,
+            shape,
+            reach,
+            &format!("steps of `{name}` from its start"),
+        );
+        let steps = step.body.clone();
+        out.push(step);
         let pick = |args: &[Pat], positions: &[usize]| -> Vec<Pat> {
             positions.iter().map(|&k| args[k].clone()).collect()
         };
-        // One step from the head's square to the call's.
-        let mut args = pick(&rule.head.args, &shape.changing);
-        args.extend(pick(&rule.head.args, &shape.kept));
-        args.extend(pick(&call.args, &shape.changing));
-        out.push(Rule {
-            head: Atom { rel: reach, args },
-            body: steps.clone(),
-            vars: rule.vars.clone(),
-            text: format!("{} [steps of `{name}` from its start]", rule.text),
-        });
         // A step from a square reached: the head's changing variables
         // renamed to fresh ones (`w`), the start a fresh `x`.
         let mut vars = rule.vars.clone();
@@ -273,6 +265,40 @@ pub fn reach_rules(
         });
     }
     out
+}
+
+/// One step of recursive rule `rule` (calling itself at literal `i`) as a
+/// rule of `rel`: from the head's square and kept arguments to the call's
+/// square, its body the rule's without the call; `what` for its text.
+fn step_rule(rule: &Rule, i: usize, shape: &Linear, rel: RelId, what: &str) -> Rule {
+    let Lit::Pos(call) = &rule.body[i] else {
+        unreachable!("the recursive call is positive")
+    };
+    let pick = |args: &[Pat], positions: &[usize]| -> Vec<Pat> {
+        positions.iter().map(|&k| args[k].clone()).collect()
+    };
+    let mut args = pick(&rule.head.args, &shape.changing);
+    args.extend(pick(&rule.head.args, &shape.kept));
+    args.extend(pick(&call.args, &shape.changing));
+    Rule {
+        head: Atom { rel, args },
+        body: (rule.body.iter().enumerate())
+            .filter(|&(j, _)| j != i)
+            .map(|(_, l)| l.clone())
+            .collect(),
+        vars: rule.vars.clone(),
+        text: format!("{} [{what}]", rule.text),
+    }
+}
+
+/// The rules of relation `step` (named after `p`, `name`, defined by its
+/// rules among `rules`): one per recursive rule, a step from the head's
+/// square and kept arguments to the call's.
+pub fn step_rules(rules: &[Rule], name: &str, p: RelId, shape: &Linear, step: RelId) -> Vec<Rule> {
+    (rules.iter().filter(|r| r.head.rel == p))
+        .filter_map(|rule| Some((rule, recursive_call(rule, p).ok()??)))
+        .map(|(rule, i)| step_rule(rule, i, shape, step, &format!("a step of `{name}`")))
+        .collect()
 }
 
 /// The rules of `p` (named `name`, defined by its rules among `rules`) for

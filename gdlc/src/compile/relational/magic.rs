@@ -652,7 +652,7 @@ fn adornment(bound: &[bool]) -> String {
 }
 
 /// The relation graph of `rules` over `relations` (node `i` is relation `i`).
-fn graph_of(relations: &[Relation], rules: &[Rule]) -> RelationGraph {
+pub(crate) fn graph_of(relations: &[Relation], rules: &[Rule]) -> RelationGraph {
     let mut edges: Vec<(usize, usize, Polarity)> = Vec::new();
     for rule in rules {
         for lit in &rule.body {

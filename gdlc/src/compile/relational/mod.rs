@@ -10,6 +10,7 @@ pub mod linear;
 pub mod magic;
 pub mod plan;
 pub mod tables;
+pub mod top_down;
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{self, Layers};
@@ -18,7 +19,7 @@ use crate::compile::error::CompileError;
 use crate::compile::program::{Lit, Pat, Program, RelId};
 use containers::Container;
 use magic::Adorned;
-use plan::{RulePlan, Tables};
+use plan::{RulePlan, Tables, TopDown};
 
 /// What the relational strategy decided, beside the program it rewrote.
 pub struct Relational {
@@ -33,9 +34,9 @@ pub struct Relational {
     pub containers: Vec<Container>,
     /// The constant tables.
     pub tables: Tables,
-    /// Per relation, whether it is answered by a top-down search
-    /// ([`crate::compile::demand`]) instead of a container.
-    pub asked: Vec<bool>,
+    /// The relations answered top-down ([`crate::compile::demand`]): by
+    /// a search or a walk instead of a container.
+    pub top_down: TopDown,
 }
 
 /// Rewrites `program` (inlining, magic sets), numbers the fluents so that
@@ -50,31 +51,43 @@ pub fn build(
     domains: &mut Domains,
     ask: bool,
 ) -> Result<(Relational, Layers), CompileError> {
-    let inlined = inline::inline(program, domains);
-    let mut asked = vec![false; program.relations.len()];
+    let walks = match ask {
+        true => demand::walks::factor(program, domains),
+        false => vec![None; program.relations.len()],
+    };
+    let inlined = inline::inline(program, domains, &walks);
+    let mut top_down = TopDown {
+        asked: vec![false; program.relations.len()],
+        walks,
+    };
     if ask {
-        let candidates = demand::candidates(program, domains);
+        let mut candidates = demand::candidates(program, domains);
+        for (c, walked) in candidates.iter_mut().zip(top_down.excluded()) {
+            *c &= !walked;
+        }
         demand::unfold_scans(program, &candidates);
         let literals = plan::Literals::new(program, domains);
-        asked = demand::settle(program, domains, &literals, candidates);
+        top_down.asked = candidates;
+        demand::settle(program, domains, &literals, &mut top_down);
     }
-    let adorned = magic::rewrite(program, domains, &asked);
+    let adorned = magic::rewrite(program, domains, &top_down.excluded());
     built_on_demand(program, domains, &adorned)?;
     let literals = plan::Literals::new(program, domains);
-    asked.resize(program.relations.len(), false);
+    top_down.resize(program.relations.len());
     if ask {
-        asked = demand::settle(program, domains, &literals, asked);
+        demand::settle(program, domains, &literals, &mut top_down);
     }
-    let layers = layers::build_without(program, &asked);
+    let layers = layers::build_without(program, &top_down.excluded());
     // A looping `true` step whose rows are an id range walks the state:
     // number the fluents for that (from plans without tables), then plan.
-    let fluent_orders =
-        plan::fluent_orders(&plan::plan_rules(program, domains, &literals, None, &asked));
+    let fluent_orders = plan::fluent_orders(&plan::plan_rules(
+        program, domains, &literals, None, &top_down,
+    ));
     if !fluent_orders.is_empty() {
         domains.reorder_fluents(&program.store, fluent_orders);
     }
     let mut tables = Tables::default();
-    let plans = plan::plan_rules(program, domains, &literals, Some(&mut tables), &asked);
+    let plans = plan::plan_rules(program, domains, &literals, Some(&mut tables), &top_down);
     let containers = containers::choose(program, domains);
     let relational = Relational {
         inlined,
@@ -82,7 +95,7 @@ pub fn build(
         plans,
         containers,
         tables,
-        asked,
+        top_down,
     };
     Ok((relational, layers))
 }

@@ -18,6 +18,7 @@ use crate::ir::terms::{SymId, TermId};
 use rustc_hash::FxHashMap;
 
 pub use super::tables::{key_box, Membership, Table, Tables};
+pub use super::top_down::{TopDown, Walk};
 
 /// One step of a rule's filter tree.
 #[derive(Clone, Debug)]
@@ -69,6 +70,17 @@ pub enum Step {
         /// Whether the literal is negated.
         negated: bool,
     },
+    /// The squares a walk reaches (an atom of a walked reach relation,
+    /// [`Walk`]): from its bound start, stepping forward, or from its
+    /// bound end, stepping backward; each square binds the other end.
+    Walk {
+        /// The atom: start, kept arguments, end.
+        atom: Atom,
+        /// The walk of its relation.
+        walk: Walk,
+        /// Whether the walk steps forward (from the start).
+        forward: bool,
+    },
 }
 
 impl Step {
@@ -76,7 +88,7 @@ impl Step {
     pub fn is_loop(&self) -> bool {
         match self {
             Step::Table { negated, bind, .. } => !negated && !bind.is_empty(),
-            Step::Scan(_) => true,
+            Step::Scan(_) | Step::Walk { .. } => true,
             _ => false,
         }
     }
@@ -143,6 +155,9 @@ pub struct RulePlan {
     pub steps: Vec<Step>,
     /// The number of leading steps after which every head variable is bound.
     pub head_bound_after: usize,
+    /// For the step rule of a walk ([`Walk`]), the direction it is planned
+    /// for (`true`: forward), its inputs bound.
+    pub walk_step: Option<bool>,
 }
 
 /// What the planner knows of each literal of each rule, found once for
@@ -249,29 +264,59 @@ impl Literals {
 /// literal no fact or possible fluent matches) get no plan. Without
 /// `tables` no table is built (the steps' table indexes mean nothing):
 /// the plans serve only to find the fluent orders ([`fluent_orders`]).
-/// The rules of the relations `asked` answers by a search are planned
-/// with their head's variables bound (the question's arguments), and a
-/// fully bound literal of such a relation is a [`Step::Ask`].
+/// The rules of the relations `top_down` asks are planned with their
+/// head's variables bound (the question's arguments), and a fully bound
+/// literal of such a relation is a [`Step::Ask`]; the step rule of a walk
+/// is planned once per direction it can step in, with that direction's
+/// inputs bound, and a literal of the walk with those bound is a
+/// [`Step::Walk`].
 pub fn plan_rules(
     program: &Program,
     domains: &Domains,
     literals: &Literals,
     mut tables: Option<&mut Tables>,
-    asked: &[bool],
+    top_down: &TopDown,
 ) -> Vec<RulePlan> {
     let component = program.graph.component_of();
-    (0..program.rules.len())
-        .filter_map(|index| {
-            let context = Context {
-                program,
-                domains,
-                literals,
-                component: &component,
-                asked,
-            };
-            plan_rule(&context, tables.as_deref_mut(), index)
-        })
-        .collect()
+    let context = Context {
+        program,
+        domains,
+        literals,
+        component: &component,
+        asked: &top_down.asked,
+        walks: &top_down.walks,
+    };
+    let steps = top_down.steps();
+    let mut plans = Vec::new();
+    for index in 0..program.rules.len() {
+        let rule = &program.rules[index];
+        if top_down.walks[rule.head.rel].is_some() {
+            continue;
+        }
+        let head_bound = match steps[rule.head.rel] {
+            Some(walk) => {
+                let directions = [(walk.forward, true), (walk.backward, false)];
+                for (_, forward) in directions.into_iter().filter(|d| d.0) {
+                    let (inputs, _) = walk.positions(forward);
+                    let plan = plan_rule(&context, tables.as_deref_mut(), index, &inputs);
+                    plans.extend(plan.map(|p| RulePlan {
+                        walk_step: Some(forward),
+                        ..p
+                    }));
+                }
+                continue;
+            }
+            None if top_down.asked[rule.head.rel] => (0..rule.head.args.len()).collect(),
+            None => Vec::new(),
+        };
+        plans.extend(plan_rule(
+            &context,
+            tables.as_deref_mut(),
+            index,
+            &head_bound,
+        ));
+    }
+    plans
 }
 
 /// What planning a rule reads besides the rule.
@@ -283,18 +328,28 @@ struct Context<'a> {
     component: &'a [usize],
     /// The relations answered by a search.
     asked: &'a [bool],
+    /// The walks answering reach relations.
+    walks: &'a [Option<Walk>],
 }
 
 /// The plan of rule `index` of `program`, or `None` when it can never fire:
 /// filters as soon as their variables are bound, then the cheapest positive
 /// literal next. A literal of an asked relation waits until its variables
-/// are bound, unless nothing else is left.
-fn plan_rule(c: &Context<'_>, mut tables: Option<&mut Tables>, index: usize) -> Option<RulePlan> {
+/// are bound, and one of a walk until one end and the kept arguments are,
+/// unless nothing else is left. The head's arguments at `head_bound` are
+/// bound from the start (the question's, or a walk step's inputs).
+fn plan_rule(
+    c: &Context<'_>,
+    mut tables: Option<&mut Tables>,
+    index: usize,
+    head_bound: &[usize],
+) -> Option<RulePlan> {
     let Context {
         program,
         literals,
         component,
         asked,
+        walks,
         ..
     } = *c;
     let rule = &program.rules[index];
@@ -310,12 +365,8 @@ fn plan_rule(c: &Context<'_>, mut tables: Option<&mut Tables>, index: usize) -> 
     };
     let nvars = rule.vars.len();
     let mut bound = vec![false; nvars];
-    let head_asked = asked[rule.head.rel];
-    if head_asked {
-        rule.head
-            .args
-            .iter()
-            .for_each(|a| a.for_each_var(&mut |v| bound[v] = true));
+    for &k in head_bound {
+        rule.head.args[k].for_each_var(&mut |v| bound[v] = true);
     }
     let mut pending: Vec<Pending> = rule
         .body
@@ -323,6 +374,7 @@ fn plan_rule(c: &Context<'_>, mut tables: Option<&mut Tables>, index: usize) -> 
         .zip(&literals.0[index])
         .map(|(l, (m, s))| (l, s.as_ref(), m.as_ref()))
         .collect();
+    let walking = (rule.body.iter()).any(|l| matches!(l, Lit::Pos(a) if walks[a.rel].is_some()));
     let mut steps = Vec::new();
     let head_vars = rule.head.vars();
     let mut head_bound_after = if head_vars.is_empty() { 0 } else { usize::MAX };
@@ -343,8 +395,20 @@ fn plan_rule(c: &Context<'_>, mut tables: Option<&mut Tables>, index: usize) -> 
         }
         // The cheapest positive literal next.
         let answers_left = head_vars.iter().any(|&v| !bound[v]);
+        // Beside a walk, a literal sharing no variable with those bound
+        // waits while another does: unfolded exits of the walk (`(++ ?x
+        // ?x2)`) are cheap alone but multiply everything before the walk.
+        let connected = |l: &Lit, bound: &[bool]| l.vars().iter().any(|&v| bound[v]);
+        let apart = walking
+            && pending
+                .iter()
+                .any(|(l, s, _)| s.is_some() && connected(l, &bound));
         let weight = |l: &Lit, bound: &[bool]| match l {
+            Lit::Pos(a) if apart && !a.args.is_empty() && !connected(l, bound) => 1e6,
             Lit::Pos(a) if asked[a.rel] && a.vars().iter().any(|&v| !bound[v]) => 1e12,
+            Lit::Pos(a) if walks[a.rel].is_some_and(|w| walk_direction(&w, a, bound).is_none()) => {
+                1e12
+            }
             _ if answers_left && recursive(l) => 0.25,
             _ => 1.0,
         };
@@ -372,7 +436,33 @@ fn plan_rule(c: &Context<'_>, mut tables: Option<&mut Tables>, index: usize) -> 
         rule: index,
         steps,
         head_bound_after,
+        walk_step: None,
     })
+}
+
+/// The direction `walk` can step in for `atom` given the variables
+/// `bound`: forward when its start and kept arguments are bound, else
+/// backward when its end and kept arguments are; the arguments read must
+/// be variables or constants.
+fn walk_direction(walk: &Walk, atom: &Atom, bound: &[bool]) -> Option<bool> {
+    let ready = |positions: &[usize]| {
+        positions.iter().all(|&k| match &atom.args[k] {
+            Pat::Ground(_) => true,
+            Pat::Var(v) => bound[*v],
+            Pat::Func(..) => false,
+        })
+    };
+    let can = |forward: bool| {
+        let (inputs, outputs) = walk.positions(forward);
+        ready(&inputs)
+            && outputs
+                .iter()
+                .all(|&k| !matches!(atom.args[k], Pat::Func(..)))
+    };
+    [(walk.forward, true), (walk.backward, false)]
+        .into_iter()
+        .find(|&(possible, forward)| possible && can(forward))
+        .map(|(_, forward)| forward)
 }
 
 /// A literal of a rule still to plan, with its estimate and matches.
@@ -507,19 +597,29 @@ fn lower(
     let is_true = atom.rel == program.true_rel;
     let Some(matched) = matched else {
         let all_bound = atom.vars().iter().all(|&v| bound[v]);
-        return Lowered::Step(if all_bound && c.asked[atom.rel] {
-            Step::Ask {
-                atom: atom.clone(),
-                negated,
-            }
-        } else if all_bound {
-            Step::Member {
-                atom: atom.clone(),
-                negated,
-            }
-        } else {
-            Step::Scan(atom.clone())
-        });
+        let walk = c.walks[atom.rel];
+        let direction = walk.and_then(|w| walk_direction(&w, atom, bound));
+        return Lowered::Step(
+            if let (Some(walk), Some(forward), false) = (walk, direction, negated) {
+                Step::Walk {
+                    atom: atom.clone(),
+                    walk,
+                    forward,
+                }
+            } else if all_bound && c.asked[atom.rel] {
+                Step::Ask {
+                    atom: atom.clone(),
+                    negated,
+                }
+            } else if all_bound {
+                Step::Member {
+                    atom: atom.clone(),
+                    negated,
+                }
+            } else {
+                Step::Scan(atom.clone())
+            },
+        );
     };
     let vars = &matched.vars;
     if matched.count == 0 {

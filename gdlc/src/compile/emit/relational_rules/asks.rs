@@ -2,7 +2,7 @@
 //! per asked relation a function trying its rules for a first witness,
 //! and the calls of it in the rules' loops.
 
-use super::{RuleGen, RulesInput};
+use super::{Mode, RuleGen, RulesInput};
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::Atom;
 use crate::compile::relational::plan::Tables;
@@ -23,18 +23,19 @@ pub(super) fn ask_fns(
         program,
         domains,
         plans,
-        asked,
+        top_down,
         ..
     } = *input;
     let mut fns = Vec::new();
-    for r in (0..program.relations.len()).filter(|&r| asked[r]) {
+    for r in (0..program.relations.len()).filter(|&r| top_down.asked[r]) {
         let arity = Literal::usize_unsuffixed(program.relations[r].arity);
         let mut tries = Vec::new();
         for plan in plans.iter().filter(|p| program.rules[p.rule].head.rel == r) {
             let lookups = TableLookups { tables, registered };
             let mut g = RuleGen::new(program, domains, plan, lookups, layer_of);
-            g.ask = true;
-            let head = g.match_head();
+            g.mode = Mode::Ask;
+            let positions: Vec<usize> = (0..program.relations[r].arity).collect();
+            let head = g.match_given(&positions);
             let body = g.steps(0);
             let name = format_ident!("ask_{}_rule_{}", r, plan.rule);
             let doc = format!(" {}", program.rules[plan.rule].text);
@@ -69,15 +70,15 @@ pub(super) fn ask_fns(
 }
 
 impl RuleGen<'_> {
-    /// Matches the arguments `t` of a question against the rule's head,
-    /// binding its variables.
-    fn match_head(&mut self) -> TokenStream {
+    /// Matches the arguments `t` given against the rule's head at
+    /// `positions` (`t[j]` at `positions[j]`), binding its variables.
+    pub(super) fn match_given(&mut self, positions: &[usize]) -> TokenStream {
         let head = &self.program.rules[self.plan.rule].head;
-        let skip = quote! { return false; };
+        let skip = self.fail();
         let mut code = TokenStream::new();
-        for (k, arg) in head.args.iter().enumerate() {
-            let k_lit = Literal::usize_unsuffixed(k);
-            code.extend(self.match_arg(head.rel, k, arg, quote! { t[#k_lit] }, &skip));
+        for (j, &k) in positions.iter().enumerate() {
+            let j = Literal::usize_unsuffixed(j);
+            code.extend(self.match_arg(head.rel, k, &head.args[k], quote! { t[#j] }, &skip));
         }
         code
     }
