@@ -43,9 +43,9 @@ pub struct Relational {
 /// looping `true` steps walk the state, and plans every rule; returns the
 /// decisions and the layers of the rewritten program; an error when
 /// terms would be built at run time for more than the callers ask about.
-/// With `ask`, the relations only asked with every argument bound are
-/// answered by a search ([`crate::compile::demand`]), and magic sets
-/// leave them alone.
+/// With `ask`, the rays are walked by loops (`demand::walks`) and the
+/// relations only asked with every argument bound are answered by a
+/// search ([`crate::compile::demand`]); magic sets leave both alone.
 pub fn build(
     program: &mut Program,
     domains: &mut Domains,
