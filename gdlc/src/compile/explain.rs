@@ -440,7 +440,7 @@ fn container(c: &Compiled, r: RelId) -> String {
             if let Some(walk) = top_down.walks[r] {
                 return format!("none (walked by loops, {})", directions(&walk));
             }
-            if top_down.steps()[r].is_some() {
+            if top_down.walks.iter().flatten().any(|w| w.step == r) {
                 return "none (one step of a walk, searched for the next square)".to_string();
             }
             let container = &relational.containers[r];

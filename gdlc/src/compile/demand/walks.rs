@@ -51,10 +51,11 @@ pub fn factor(program: &mut Program, domains: &mut Domains) -> Vec<Option<Walk>>
     let mut walks: Vec<Option<Walk>> = vec![None; program.relations.len()];
     let derived = magic::derived(program);
     for (p, derived) in derived.into_iter().enumerate() {
-        let component = program.graph.component_of();
         if !derived || domains.open[p].iter().any(|&o| o) || negated_anywhere(program, p) {
             continue;
         }
+        // Each factoring changes the graph: its components are found anew.
+        let component = program.graph.component_of();
         let Some(shape) = linear::shape(program, &component, p) else {
             continue;
         };

@@ -5,7 +5,7 @@
 use super::{Mode, RuleGen, RulesInput};
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::Atom;
-use crate::compile::relational::plan::Tables;
+use crate::compile::relational::plan::{RulePlan, Tables};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -21,7 +21,6 @@ pub(super) fn ask_fns(
 ) -> Vec<TokenStream> {
     let RulesInput {
         program,
-        domains,
         plans,
         top_down,
         ..
@@ -32,17 +31,13 @@ pub(super) fn ask_fns(
         let mut tries = Vec::new();
         for plan in plans.iter().filter(|p| program.rules[p.rule].head.rel == r) {
             let lookups = TableLookups { tables, registered };
-            let mut g = RuleGen::new(program, domains, plan, lookups, layer_of);
-            g.mode = Mode::Ask;
             let positions: Vec<usize> = (0..program.relations[r].arity).collect();
-            let head = g.match_given(&positions);
-            let body = g.steps(0);
+            let body = given_body(input, layer_of, lookups, plan, Mode::Ask, &positions);
             let name = format_ident!("ask_{}_rule_{}", r, plan.rule);
             let doc = format!(" {}", program.rules[plan.rule].text);
             fns.push(quote! {
                 #[doc = #doc]
                 fn #name(&mut self, t: [u32; #arity]) -> bool {
-                    #head
                     #body
                     false
                 }
@@ -67,6 +62,24 @@ pub(super) fn ask_fns(
         });
     }
     fns
+}
+
+/// The body of a function answering for `plan` in `mode` (a question, or
+/// a walk's step) from the arguments `t` given at the head's `positions`:
+/// those matched against the head, then the plan's loops.
+pub(super) fn given_body(
+    input: &RulesInput<'_>,
+    layer_of: &[Option<usize>],
+    lookups: TableLookups<'_>,
+    plan: &RulePlan,
+    mode: Mode,
+    positions: &[usize],
+) -> TokenStream {
+    let mut g = RuleGen::new(input.program, input.domains, plan, lookups, layer_of);
+    g.mode = mode;
+    let given = g.match_given(positions);
+    let steps = g.steps(0);
+    quote! { #given #steps }
 }
 
 impl RuleGen<'_> {

@@ -3,7 +3,7 @@
 //! finding the next square from a square, and the loops that call it in
 //! the rules.
 
-use super::{syn_label, Mode, RuleGen, RulesInput};
+use super::{asks, syn_label, Mode, RuleGen, RulesInput};
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::{Atom, RelId};
 use crate::compile::relational::plan::{Step, Tables, Walk};
@@ -22,12 +22,7 @@ pub(super) fn step_fns(
     tables: &mut Tables,
     registered: &mut Registered,
 ) -> Vec<TokenStream> {
-    let RulesInput {
-        program,
-        domains,
-        plans,
-        ..
-    } = *input;
+    let RulesInput { program, plans, .. } = *input;
     let mut taken: Vec<(RelId, Walk, bool)> = plans
         .iter()
         .flat_map(|p| &p.steps)
@@ -53,17 +48,14 @@ pub(super) fn step_fns(
         });
         for plan in rules {
             let lookups = TableLookups { tables, registered };
-            let mut g = RuleGen::new(program, domains, plan, lookups, layer_of);
-            g.mode = Mode::Step { walk, forward };
-            let given = g.match_given(&inputs);
-            let steps = g.steps(0);
+            let mode = Mode::Step { walk, forward };
+            let body = asks::given_body(input, layer_of, lookups, plan, mode, &inputs);
             let rule_fn = format_ident!("{name}_rule_{}", plan.rule);
             let doc = format!(" {}", program.rules[plan.rule].text);
             fns.push(quote! {
                 #[doc = #doc]
                 fn #rule_fn(&mut self, t: [u32; #n_in]) -> Option<[u32; #n_out]> {
-                    #given
-                    #steps
+                    #body
                     None
                 }
             });
