@@ -17,6 +17,7 @@ pub enum Polarity {
 }
 
 /// Relations and their dependencies.
+#[derive(Clone)]
 pub struct RelationGraph {
     /// Nodes are relations; an edge `a -> b` says a rule for `b` uses `a`.
     pub graph: DiGraph<Relation, Polarity>,

@@ -73,7 +73,7 @@ struct Emit {
 enum StrategyArg {
     /// Ground instances over a bit vector when the game has few enough of
     /// them (updated incrementally unless a ground atom depends on itself),
-    /// relation by relation otherwise.
+    /// relation by relation otherwise, as `demand`.
     Auto,
     /// Ground instances when the game has few enough of them, every state
     /// evaluated in full; relation by relation otherwise.
@@ -81,8 +81,9 @@ enum StrategyArg {
     /// Relation by relation (joins over containers) whatever the game,
     /// every derived relation evaluated bottom-up.
     Relational,
-    /// Relation by relation whatever the game, relations asked only with
-    /// every argument bound answered by a top-down search.
+    /// Relation by relation whatever the game, rays walked by loops and
+    /// relations asked only with every argument bound answered by a
+    /// top-down search (unless that makes much more code).
     Demand,
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gdlc, project_game};
+use common::{gdlc, project_game, shared};
 
 #[test]
 fn explain_says_a_small_game_is_ground() {
@@ -120,4 +120,32 @@ fn explain_reports_errors_like_the_other_commands() {
     );
 
     assert_eq!(gdlc(&["explain"]).code, 2, "no game is a usage error");
+}
+
+/// By default a game that does not ground is compiled relation by
+/// relation with the demand strategy's walks and searches (chess), unless
+/// they would make much more code than deriving everything bottom-up
+/// (alexChess, whose walks' callers are inlined into many large rules).
+#[test]
+fn the_default_walks_and_searches_unless_that_makes_much_more_code() {
+    let Some(dir) = shared("games") else {
+        println!("skipped: ../shared/games is absent");
+        return;
+    };
+    let explain = |game: &str, strategy: &str| {
+        let path = dir.join("games").join(format!("{game}.kif"));
+        let run = gdlc(&["explain", path.to_str().unwrap(), "--strategy", strategy]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    let chess = explain("chess", "auto");
+    assert!(
+        chess.contains("searched top-down, first witness"),
+        "{chess}"
+    );
+    assert!(chess.contains("walked by loops"), "{chess}");
+    assert!(!chess.contains("declined"), "{chess}");
+    let alex = explain("alexChess", "auto");
+    assert!(alex.contains("top-down: declined"), "{alex}");
+    assert!(!alex.contains("walked by loops"), "{alex}");
 }

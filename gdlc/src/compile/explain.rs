@@ -45,6 +45,12 @@ pub fn report(c: &Compiled, game: &str) -> String {
             );
             rewrites(&mut out, c, relational);
             top_down(&mut out, &c.program, &relational.top_down);
+            if let Some((demand, weighed)) = relational.declined {
+                let _ = writeln!(
+                    out,
+                    "top-down: declined (searches and walks made {demand} body literals, against {weighed} all bottom-up: too much code), so every relation is derived bottom-up"
+                );
+            }
             relations(&mut out, c);
             layers(&mut out, &c.program, &c.layers);
             plans(&mut out, c, relational);

@@ -13,7 +13,7 @@ pub enum Strategy {
     /// Ground when the game has few enough rule instances
     /// ([`grounding::ground`]), with the layers that are cheaper so
     /// evaluated incrementally ([`crate::compile::ground::incremental`]);
-    /// relation by relation otherwise, as [`Strategy::Relational`].
+    /// relation by relation otherwise, as [`Strategy::Demand`].
     #[default]
     Auto,
     /// Ground when the game has few enough rule instances, every state
@@ -29,10 +29,10 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Whether relations asked with every argument bound are answered by
-    /// a search.
+    /// Whether a game evaluated relation by relation walks its rays and
+    /// answers the relations asked with every argument bound by a search.
     pub fn asks(self) -> bool {
-        self == Strategy::Demand
+        matches!(self, Strategy::Auto | Strategy::Demand)
     }
 
     /// Whether a ground game may keep layers up to date incrementally.

@@ -21,7 +21,7 @@ pub enum TermData {
 }
 
 /// Interned symbols and ground terms.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct TermStore {
     symbols: Vec<String>,
     symbol_ids: FxHashMap<String, SymId>,

@@ -32,6 +32,7 @@ const LIMITS: Limits = Limits {
 pub const OPEN_VALUES: usize = 1_000;
 
 /// The domains of every argument position, and the runtime term ids.
+#[derive(Clone)]
 pub struct Domains {
     /// Per relation, per argument position: the terms that can occur there
     /// (compile-time ids, sorted by runtime id); empty at an open argument.

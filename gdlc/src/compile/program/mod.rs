@@ -112,6 +112,7 @@ pub struct Rule {
 }
 
 /// A checked description, normalized for the compiler.
+#[derive(Clone)]
 pub struct Program {
     /// Interned symbols and ground terms.
     pub store: TermStore,

@@ -37,7 +37,22 @@ pub struct Relational {
     /// The relations answered top-down ([`crate::compile::demand`]): by
     /// a search or a walk instead of a container.
     pub top_down: TopDown,
+    /// When the demand strategy's rewrites were declined for their code
+    /// size: the body literals of its program and of the all-bottom-up
+    /// one, which was built instead.
+    pub declined: Option<(usize, usize)>,
 }
+
+/// Body literals of the rewritten program past which the demand
+/// strategy's program is weighed against the all-bottom-up one: below,
+/// the code is small either way.
+const DEMAND_LITERALS_WEIGHED: usize = 1_000;
+/// The demand strategy's program may have at most this percentage of
+/// the all-bottom-up program's body literals: the inlining and the
+/// magic-set copies around its walks and searches can multiply the rules
+/// (alexChess: 4 613 literals against 2 770, 1.8 MB of source against
+/// 0.8 MB).
+const MAX_DEMAND_PERCENT: usize = 150;
 
 /// Rewrites `program` (inlining, magic sets), numbers the fluents so that
 /// looping `true` steps walk the state, and plans every rule; returns the
@@ -46,7 +61,45 @@ pub struct Relational {
 /// With `ask`, the rays are walked by loops (`demand::walks`) and the
 /// relations only asked with every argument bound are answered by a
 /// search ([`crate::compile::demand`]); magic sets leave both alone.
+/// When that program has more than [`MAX_DEMAND_PERCENT`] % of the body
+/// literals of the all-bottom-up one (and over [`DEMAND_LITERALS_WEIGHED`]), the
+/// all-bottom-up one is built instead, and [`Relational::declined`] says
+/// so.
 pub fn build(
+    program: &mut Program,
+    domains: &mut Domains,
+    ask: bool,
+) -> Result<(Relational, Layers), CompileError> {
+    if !ask {
+        return build_as(program, domains, false);
+    }
+    let (mut bottom_up, mut bottom_up_domains) = (program.clone(), domains.clone());
+    let built = build_as(program, domains, true)?;
+    let demand = literals(program);
+    if demand <= DEMAND_LITERALS_WEIGHED {
+        return Ok(built);
+    }
+    let Ok((mut relational, layers)) = build_as(&mut bottom_up, &mut bottom_up_domains, false)
+    else {
+        return Ok(built);
+    };
+    let weighed = literals(&bottom_up);
+    if demand * 100 <= weighed * MAX_DEMAND_PERCENT {
+        return Ok(built);
+    }
+    *program = bottom_up;
+    *domains = bottom_up_domains;
+    relational.declined = Some((demand, weighed));
+    Ok((relational, layers))
+}
+
+/// The body literals of every rule of `program`.
+fn literals(program: &Program) -> usize {
+    program.rules.iter().map(|r| r.body.len()).sum()
+}
+
+/// [`build`], with the demand strategy's rewrites when `ask`.
+fn build_as(
     program: &mut Program,
     domains: &mut Domains,
     ask: bool,
@@ -96,6 +149,7 @@ pub fn build(
         containers,
         tables,
         top_down,
+        declined: None,
     };
     Ok((relational, layers))
 }
