@@ -10,8 +10,10 @@
 //! (the successor relation, random links, recursion through the successor
 //! relation within GDL's recursion restriction), derived relations in
 //! strata whose bodies mix `true`, static and earlier derived relations,
-//! `not`, `or` and `distinct`, recursive relations over the state, and
-//! `legal`/`next`/`terminal`/`goal` rules over all of them.
+//! `not`, `or` and `distinct`, recursive relations over the state (among
+//! them rays along `succ` through the squares that pass a test of the
+//! state, as chess's `clear_row`, which the demand strategy walks by
+//! loops), and `legal`/`next`/`terminal`/`goal` rules over all of them.
 
 use crate::game::{Atom, Game, Literal, Rule, Term};
 use rand::rngs::StdRng;
@@ -137,6 +139,9 @@ impl Generator {
         let derived = self.rng.random_range(1..=4);
         for i in 0..derived {
             self.derived(i);
+            if i == 0 && self.chance(0.5) {
+                self.ray();
+            }
         }
         if self.chance(0.5) {
             self.state_recursion();
@@ -506,6 +511,67 @@ impl Generator {
             self.pool
                 .push(Sig::new(name, vec![Kind::Value], Source::Relation));
         }
+    }
+
+    /// A ray along `succ`, forward or backward, as chess's `clear_row`:
+    /// `(ray<n> ?x ?z)` holds when ?z lies beyond ?x and every square from
+    /// the one after ?x to ?z (or before ?z only) passes a test of one
+    /// argument, a fluent or relation of the pool, maybe negated; with a
+    /// binary fluent, sometimes `(ray<n> ?k ?x ?z)` whose test `(true (f
+    /// ?k ?y))` (positive, in both rules) keeps ?k along the ray. A right-linear recursion through
+    /// an acyclic static relation: the demand strategy walks it.
+    fn ray(&mut self) {
+        let name = format!("ray{}", self.pool.len());
+        let forward = self.chance(0.5);
+        let step = |a: &str, b: &str| {
+            let (a, b) = if forward { (a, b) } else { (b, a) };
+            Literal::Pos(Atom::new("succ", vec![v(a), v(b)]))
+        };
+        let binary = (self.fluents.iter())
+            .find(|f| f.args == [Kind::Value, Kind::Value])
+            .cloned();
+        let (kept, test) = match binary.filter(|_| self.chance(0.4)) {
+            Some(f) => (
+                vec![v("k")],
+                Atom::new("true", vec![Term::f(f.name, vec![v("k"), v("y")])]),
+            ),
+            None => {
+                let unary: Vec<Sig> = (self.pool.iter())
+                    .filter(|s| s.args == [Kind::Value])
+                    .cloned()
+                    .collect();
+                let sig = self.pick(&unary);
+                (
+                    vec![],
+                    Self::read(&sig, Atom::new(sig.name.clone(), vec![v("y")])),
+                )
+            }
+        };
+        // A kept ?k is bound by the test: then the test is positive, and in
+        // the exit rule too.
+        let test = if kept.is_empty() && self.chance(0.5) {
+            Literal::Not(test)
+        } else {
+            Literal::Pos(test)
+        };
+        let head = |x: &str, z: &str| {
+            let ends = [v(x), v(z)];
+            Atom::new(name.clone(), kept.iter().cloned().chain(ends).collect())
+        };
+        let mut exit = vec![step("x", "y")];
+        if !kept.is_empty() || self.chance(0.7) {
+            exit.push(test.clone());
+        }
+        self.rules.push(Rule {
+            head: head("x", "y"),
+            body: exit,
+        });
+        self.rules.push(Rule {
+            head: head("x", "z"),
+            body: vec![step("x", "y"), test, Literal::Pos(head("y", "z"))],
+        });
+        let args = vec![Kind::Value; kept.len() + 2];
+        self.pool.push(Sig::new(name, args, Source::Relation));
     }
 
     fn role_term(&mut self, scope: &mut Scope, body: &mut Vec<Literal>) -> Term {

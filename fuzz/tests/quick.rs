@@ -58,6 +58,25 @@ proptest! {
     }
 }
 
+/// Some generated games have a ray the demand strategy walks by loops
+/// (`compile::demand::walks`), so that the differential fuzzing compares
+/// the walks with the interpreter.
+#[test]
+fn some_games_have_rays_the_demand_strategy_walks() {
+    let walked = (0..100u64)
+        .filter(|&seed| {
+            let kif = generate::game(seed).kif();
+            let loaded = gdlc::load_bytes(format!("s{seed}.kif"), kif.into_bytes()).expect("valid");
+            let c = gdlc::compile::analyze_with(&loaded, gdlc::compile::Strategy::Demand);
+            c.ok().and_then(|c| {
+                let relational = c.relational()?;
+                Some(relational.top_down.walks.iter().any(Option::is_some))
+            }) == Some(true)
+        })
+        .count();
+    assert!(walked >= 10, "{walked} of 100 games take a walk");
+}
+
 #[test]
 fn the_games_exercise_every_feature() {
     let mut counts = [0usize; 7];
