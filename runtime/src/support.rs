@@ -259,6 +259,35 @@ fn masked<const N: usize>(mut fact: [u32; N], mask: &[bool; N]) -> [u32; N] {
     fact
 }
 
+/// The answers a search (the demand strategy's `ask_<r>`) has found for
+/// the current state (and joint move), by their arguments: a question
+/// asked again in the same state is answered without searching.
+#[derive(Clone, Debug, Default)]
+pub struct Memo<const N: usize> {
+    answers: HashMap<[u32; N], bool, IdBuild>,
+}
+
+impl<const N: usize> Memo<N> {
+    /// The answer found for arguments `t`, if any.
+    #[inline]
+    pub fn get(&self, t: &[u32; N]) -> Option<bool> {
+        self.answers.get(t).copied()
+    }
+
+    /// Remembers the answer for arguments `t`.
+    #[inline]
+    pub fn insert(&mut self, t: [u32; N], answer: bool) {
+        self.answers.insert(t, answer);
+    }
+
+    /// Forgets every answer (the state or the joint move changed); keeps
+    /// the memory.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.answers.clear();
+    }
+}
+
 /// A fast hasher for tuples of small ids: each word is folded in with a
 /// multiply-rotate (as in FxHash), and the result goes through the
 /// splitmix64 finalizer, so that the low bits a hash table indexes by
@@ -530,6 +559,17 @@ pub fn find<'a, const N: usize, R: Table<[u32; N]> + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_memo_answers_what_it_was_told_until_cleared() {
+        let mut m: Memo<2> = Memo::default();
+        assert_eq!(m.get(&[1, 2]), None);
+        m.insert([1, 2], true);
+        m.insert([2, 1], false);
+        assert_eq!((m.get(&[1, 2]), m.get(&[2, 1])), (Some(true), Some(false)));
+        m.clear();
+        assert_eq!(m.get(&[1, 2]), None);
+    }
 
     #[test]
     fn relation_dedups_and_clears() {

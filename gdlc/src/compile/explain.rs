@@ -270,6 +270,17 @@ fn top_down(out: &mut String, p: &Program, top_down: &TopDown) {
             asked.join(" ")
         );
     }
+    let remembered: Vec<String> = (0..p.relations.len())
+        .filter(|&r| top_down.remembered[r])
+        .map(|r| relation_name(p, r))
+        .collect();
+    if !remembered.is_empty() {
+        let _ = writeln!(
+            out,
+            "  answers remembered per state (a call repeats inside a loop that binds what it does not read): {}",
+            remembered.join(" ")
+        );
+    }
     let walks: Vec<(usize, &Walk)> = (top_down.walks.iter().enumerate())
         .filter_map(|(r, w)| Some((r, w.as_ref()?)))
         .collect();

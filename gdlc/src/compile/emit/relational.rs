@@ -13,13 +13,13 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::relational_layers::{layer_fns, phase_roots, rel_field};
+use crate::compile::emit::relational_layers::{layer_fns, memo_field, phase_roots, rel_field};
 use crate::compile::emit::relational_rules::{rule_fns, RulesInput};
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
-use crate::compile::relational::plan::{Table, Tables};
+use crate::compile::relational::plan::{Table, Tables, TopDown};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -61,7 +61,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .map(|(i, layer)| layer_fns(i, layer, &recursion))
         .collect();
     let phase_fns = phase_fns(&phase_roots(program, layers));
-    let relations = ContainerCode::new(program, layers, containers, &registered.indexes, &excluded);
+    let relations = ContainerCode::new(program, layers, containers, &registered.indexes, top_down);
     let index_items = registered.index_items(&mut arrays);
     let answers = AnswerLoops {
         program,
@@ -84,6 +84,9 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
     let mut imports = quote! {
         any_one, box_slot, boxed_range, find, next_one, ones, range, ranked_member, Rel, END,
     };
+    if top_down.remembered.contains(&true) {
+        imports.extend(quote! { Memo, });
+    }
     if domains.open.iter().flatten().any(|&o| o) {
         // Terms built at run time get the ids after the compiler's, and
         // are forgotten with the state that built them.
@@ -136,7 +139,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
 
 /// The code of the containers of the dynamic relations: every dynamic
 /// relation but `true` and the asked ones has one (one without rules stays
-/// empty).
+/// empty); and of the memos of the searches that remember their answers.
 struct ContainerCode {
     /// The fields of `Game` holding them.
     fields: TokenStream,
@@ -149,14 +152,16 @@ struct ContainerCode {
 }
 
 impl ContainerCode {
-    /// The containers' code, each with the `indexes` its scans use.
+    /// The containers' code, each with the `indexes` its scans use, and
+    /// the memos of `top_down`'s remembered searches.
     fn new(
         program: &Program,
         layers: &Layers,
         containers: &[Container],
         indexes: &[Vec<Vec<bool>>],
-        excluded: &[bool],
+        top_down: &TopDown,
     ) -> Self {
+        let excluded = top_down.excluded();
         let dynamic: Vec<RelId> = (0..program.relations.len())
             .filter(|&r| program.class[r] != Class::Static && r != program.true_rel && !excluded[r])
             .collect();
@@ -183,18 +188,39 @@ impl ContainerCode {
             let name = rel_field(r);
             quote! { self.#name.clear(); }
         });
+        let remembered: Vec<RelId> = (0..program.relations.len())
+            .filter(|&r| top_down.asked[r] && top_down.remembered[r])
+            .collect();
+        let memo_fields = remembered.iter().map(|&r| {
+            let (name, arity) = (memo_field(r), lit(program.relations[r].arity as u32));
+            let doc = format!(
+                " The answers of the searches of `{}`.",
+                program.relations[r]
+            );
+            quote! { #[doc = #doc] #name: Memo<#arity> }
+        });
+        let memo_inits = remembered.iter().map(|&r| {
+            let name = memo_field(r);
+            quote! { #name: Memo::default() }
+        });
+        let forget_answers: TokenStream = (remembered.iter())
+            .map(|&r| {
+                let name = memo_field(r);
+                quote! { self.#name.clear(); }
+            })
+            .collect();
         ContainerCode {
-            fields: quote! { #(#fields,)* },
-            inits: quote! { #(#inits,)* },
-            clear_state: quote! { #(#clear_state)* },
-            clear_moves: clear_moves(program, layers),
+            fields: quote! { #(#fields,)* #(#memo_fields,)* },
+            inits: quote! { #(#inits,)* #(#memo_inits,)* },
+            clear_state: quote! { #(#clear_state)* #forget_answers },
+            clear_moves: clear_moves(program, layers, forget_answers),
         }
     }
 }
 
 /// `clear_moves`: empties `does` and the relations of the per-move
-/// layers, and forgets those layers.
-fn clear_moves(program: &Program, layers: &Layers) -> TokenStream {
+/// layers, and forgets those layers and the searches' answers (`forget_answers`).
+fn clear_moves(program: &Program, layers: &Layers, forget_answers: TokenStream) -> TokenStream {
     let does = rel_field(program.does_rel);
     let clears = (0..layers.layers.len())
         .filter(|&l| layers.layers[l].class == Class::Move)
@@ -211,6 +237,7 @@ fn clear_moves(program: &Program, layers: &Layers) -> TokenStream {
         fn clear_moves(&mut self) {
             self.#does.clear();
             #(#clears)*
+            #forget_answers
         }
     }
 }

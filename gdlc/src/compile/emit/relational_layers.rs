@@ -42,6 +42,12 @@ pub fn rel_field(r: RelId) -> Ident {
     format_ident!("r{r}")
 }
 
+/// The field of the answers an asked relation's search (`ask_<r>`) has
+/// found for the current state and joint move.
+pub fn memo_field(r: RelId) -> Ident {
+    format_ident!("memo_{r}")
+}
+
 /// How a planned rule takes part in the fixpoint of its layer.
 pub struct Recursion {
     /// The rule.

@@ -112,6 +112,7 @@ fn build_as(
     let mut top_down = TopDown {
         asked: vec![false; program.relations.len()],
         walks,
+        remembered: vec![false; program.relations.len()],
     };
     if ask {
         let mut candidates = demand::candidates(program, domains);
@@ -141,6 +142,7 @@ fn build_as(
     }
     let mut tables = Tables::default();
     let plans = plan::plan_rules(program, domains, &literals, Some(&mut tables), &top_down);
+    top_down.remembered = demand::repeated_asks(program, &plans, &top_down.asked);
     let containers = containers::choose(program, domains);
     let relational = Relational {
         inlined,

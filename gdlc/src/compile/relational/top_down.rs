@@ -49,6 +49,10 @@ pub struct TopDown {
     /// Per relation, the walk of a reach relation answered by loops
     /// ([`Step::Walk`](super::plan::Step::Walk)).
     pub walks: Vec<Option<Walk>>,
+    /// Per asked relation, whether its search remembers its answers for
+    /// the current state and joint move (some call of it repeats:
+    /// [`crate::compile::demand::repeated_asks`]).
+    pub remembered: Vec<bool>,
 }
 
 impl TopDown {
@@ -77,5 +81,6 @@ impl TopDown {
     pub fn resize(&mut self, n: usize) {
         self.asked.resize(n, false);
         self.walks.resize(n, None);
+        self.remembered.resize(n, false);
     }
 }

@@ -3,6 +3,7 @@
 //! and the calls of it in the rules' loops.
 
 use super::{Mode, RuleGen, RulesInput};
+use crate::compile::emit::relational_layers::memo_field;
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::Atom;
 use crate::compile::relational::plan::{RulePlan, Tables};
@@ -54,10 +55,22 @@ pub(super) fn ask_fns(
         } else {
             quote! { #(#tries)||* }
         };
+        let memo = memo_field(r);
+        let body = match top_down.remembered[r] {
+            true => quote! {
+                if let Some(answer) = self.#memo.get(&t) {
+                    return answer;
+                }
+                let answer = #tries;
+                self.#memo.insert(t, answer);
+                answer
+            },
+            false => tries,
+        };
         fns.push(quote! {
             #[doc = #doc]
             fn #name(&mut self, t: [u32; #arity]) -> bool {
-                #tries
+                #body
             }
         });
     }
