@@ -257,30 +257,31 @@ fn directions(walk: &Walk) -> &'static str {
     }
 }
 
+/// A line `heading: ` and the relations `marked`, when there is one.
+fn marked_relations(out: &mut String, p: &Program, marked: &[bool], heading: &str) {
+    let names: Vec<String> = (0..p.relations.len())
+        .filter(|&r| marked[r])
+        .map(|r| relation_name(p, r))
+        .collect();
+    if !names.is_empty() {
+        let _ = writeln!(out, "{heading}: {}", names.join(" "));
+    }
+}
+
 /// The relations the demand strategy answers top-down, and why.
 fn top_down(out: &mut String, p: &Program, top_down: &TopDown) {
-    let asked: Vec<String> = (0..p.relations.len())
-        .filter(|&r| top_down.asked[r])
-        .map(|r| relation_name(p, r))
-        .collect();
-    if !asked.is_empty() {
-        let _ = writeln!(
-            out,
-            "searched top-down, first witness (every call binds every argument): {}",
-            asked.join(" ")
-        );
-    }
-    let remembered: Vec<String> = (0..p.relations.len())
-        .filter(|&r| top_down.remembered[r])
-        .map(|r| relation_name(p, r))
-        .collect();
-    if !remembered.is_empty() {
-        let _ = writeln!(
-            out,
-            "  answers remembered per state (a call repeats inside a loop that binds what it does not read): {}",
-            remembered.join(" ")
-        );
-    }
+    marked_relations(
+        out,
+        p,
+        &top_down.asked,
+        "searched top-down, first witness (every call binds every argument)",
+    );
+    marked_relations(
+        out,
+        p,
+        &top_down.remembered,
+        "  answers remembered per state (a call repeats inside a loop that binds what it does not read)",
+    );
     let walks: Vec<(usize, &Walk)> = (top_down.walks.iter().enumerate())
         .filter_map(|(r, w)| Some((r, w.as_ref()?)))
         .collect();

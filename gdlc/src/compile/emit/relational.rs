@@ -19,7 +19,7 @@ use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, R
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
-use crate::compile::relational::plan::{Table, Tables, TopDown};
+use crate::compile::relational::plan::{Table, Tables};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -61,7 +61,14 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .map(|(i, layer)| layer_fns(i, layer, &recursion))
         .collect();
     let phase_fns = phase_fns(&phase_roots(program, layers));
-    let relations = ContainerCode::new(program, layers, containers, &registered.indexes, top_down);
+    let relations = ContainerCode::new(
+        program,
+        layers,
+        containers,
+        &registered.indexes,
+        &excluded,
+        &top_down.remembered,
+    );
     let index_items = registered.index_items(&mut arrays);
     let answers = AnswerLoops {
         program,
@@ -152,16 +159,17 @@ struct ContainerCode {
 }
 
 impl ContainerCode {
-    /// The containers' code, each with the `indexes` its scans use, and
-    /// the memos of `top_down`'s remembered searches.
+    /// The containers' code, each with the `indexes` its scans use, for
+    /// the relations not `excluded`, and the memos of the `remembered`
+    /// searches.
     fn new(
         program: &Program,
         layers: &Layers,
         containers: &[Container],
         indexes: &[Vec<Vec<bool>>],
-        top_down: &TopDown,
+        excluded: &[bool],
+        remembered: &[bool],
     ) -> Self {
-        let excluded = top_down.excluded();
         let dynamic: Vec<RelId> = (0..program.relations.len())
             .filter(|&r| program.class[r] != Class::Static && r != program.true_rel && !excluded[r])
             .collect();
@@ -189,7 +197,7 @@ impl ContainerCode {
             quote! { self.#name.clear(); }
         });
         let remembered: Vec<RelId> = (0..program.relations.len())
-            .filter(|&r| top_down.asked[r] && top_down.remembered[r])
+            .filter(|&r| remembered[r])
             .collect();
         let memo_fields = remembered.iter().map(|&r| {
             let (name, arity) = (memo_field(r), lit(program.relations[r].arity as u32));
