@@ -149,3 +149,22 @@ fn the_default_walks_and_searches_unless_that_makes_much_more_code() {
     assert!(alex.contains("top-down: declined"), "{alex}");
     assert!(!alex.contains("walked by loops"), "{alex}");
 }
+
+/// A `next` relation that no rule reads is not stored: each fact derived
+/// sets its fluent's bit in the next state.
+#[test]
+fn next_goes_straight_into_the_next_states_bits() {
+    let run = gdlc(&[
+        "explain",
+        &project_game("tictactoe"),
+        "--strategy",
+        "relational",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let next = run
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("next/1 "));
+    let next = next.unwrap_or_else(|| panic!("no next/1 in:\n{}", run.stdout));
+    assert!(next.contains("NextBits (streamed"), "{next}");
+}

@@ -120,8 +120,8 @@ fn emit(c: &mut Compiled, arrays: Arrays) -> (String, Arrays) {
                     layers,
                     plans: &relational.plans,
                     top_down: &relational.top_down,
+                    containers: &relational.containers,
                 },
-                containers: &relational.containers,
                 tables: &mut relational.tables,
                 arrays,
             })

@@ -28,8 +28,6 @@ pub struct Input<'a> {
     /// The program, its domains, layers and plans, and the relations
     /// answered by a search (which have no container).
     pub rules: RulesInput<'a>,
-    /// The container of every relation.
-    pub containers: &'a [Container],
     /// The constant tables (more are added for term patterns).
     pub tables: &'a mut Tables,
     /// Where the long arrays go.
@@ -40,7 +38,6 @@ pub struct Input<'a> {
 pub fn module(input: Input<'_>) -> (String, Arrays) {
     let Input {
         rules,
-        containers,
         tables,
         mut arrays,
     } = input;
@@ -49,6 +46,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         domains,
         layers,
         top_down,
+        containers,
         ..
     } = rules;
     let excluded = top_down.excluded();
@@ -74,6 +72,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         program,
         domains,
         tables,
+        containers,
     }
     .methods();
     let table_items = tables
@@ -172,6 +171,7 @@ impl ContainerCode {
     ) -> Self {
         let dynamic: Vec<RelId> = (0..program.relations.len())
             .filter(|&r| program.class[r] != Class::Static && r != program.true_rel && !excluded[r])
+            .filter(|&r| containers[r] != Container::NextBits)
             .collect();
         let fields = dynamic.iter().map(|&r| {
             let name = rel_field(r);
@@ -217,27 +217,45 @@ impl ContainerCode {
                 quote! { self.#name.clear(); }
             })
             .collect();
+        let (next_field, next_init) = match containers.contains(&Container::NextBits) {
+            true => (
+                quote! {
+                    /// The fluents of the next state derived so far.
+                    next_fluents: State,
+                },
+                quote! { next_fluents: State([0; WORDS]), },
+            ),
+            false => Default::default(),
+        };
         ContainerCode {
-            fields: quote! { #(#fields,)* #(#memo_fields,)* },
-            inits: quote! { #(#inits,)* #(#memo_inits,)* },
+            fields: quote! { #(#fields,)* #(#memo_fields,)* #next_field },
+            inits: quote! { #(#inits,)* #(#memo_inits,)* #next_init },
             clear_state: quote! { #(#clear_state)* #forget_answers },
-            clear_moves: clear_moves(program, layers, forget_answers),
+            clear_moves: clear_moves(program, layers, containers, forget_answers),
         }
     }
 }
 
-/// `clear_moves`: empties `does` and the relations of the per-move
+/// `clear_moves`: empties `does` and the containers of the per-move
 /// layers, and forgets those layers and the searches' answers (`forget_answers`).
-fn clear_moves(program: &Program, layers: &Layers, forget_answers: TokenStream) -> TokenStream {
+fn clear_moves(
+    program: &Program,
+    layers: &Layers,
+    containers: &[Container],
+    forget_answers: TokenStream,
+) -> TokenStream {
     let does = rel_field(program.does_rel);
     let clears = (0..layers.layers.len())
         .filter(|&l| layers.layers[l].class == Class::Move)
         .map(|l| {
             let idx = Literal::usize_unsuffixed(l);
-            let clears = layers.layers[l].members.iter().map(|&r| {
-                let name = rel_field(r);
-                quote! { self.#name.clear(); }
-            });
+            let members = layers.layers[l].members.iter();
+            let clears = members
+                .filter(|&&r| containers[r] != Container::NextBits)
+                .map(|&r| {
+                    let name = rel_field(r);
+                    quote! { self.#name.clear(); }
+                });
             quote! { self.done[#idx] = false; #(#clears)* }
         });
     quote! {
@@ -256,6 +274,7 @@ struct AnswerLoops<'a> {
     program: &'a Program,
     domains: &'a Domains,
     tables: &'a mut Tables,
+    containers: &'a [Container],
 }
 
 impl AnswerLoops<'_> {
@@ -326,11 +345,21 @@ impl AnswerLoops<'_> {
         }
     }
 
-    /// `next_state`: the fluents of the rows of every `next` relation.
+    /// `next_state`: the fluents the streamed `next` relations set
+    /// ([`Container::NextBits`]) and those of the rows of every other.
     fn next_state(&mut self) -> TokenStream {
         let does = rel_field(self.program.does_rel);
-        let loops: Vec<TokenStream> = self.program.answers[1]
-            .iter()
+        let streamed = self.containers.contains(&Container::NextBits);
+        let start = match streamed {
+            true => quote! { self.next_fluents.0 = [0; WORDS]; },
+            false => TokenStream::new(),
+        };
+        let bits = match streamed {
+            true => quote! { self.next_fluents.0 },
+            false => quote! { [0u64; WORDS] },
+        };
+        let loops: Vec<TokenStream> = (self.program.answers[1].iter())
+            .filter(|&&r| self.containers[r] != Container::NextBits)
             .map(|&r| {
                 self.each_row(
                     r,
@@ -348,8 +377,9 @@ impl AnswerLoops<'_> {
                 for (role, mv) in joint.iter().enumerate() {
                     self.#does.insert([ROLE_IDS[role], mv.0]);
                 }
+                #start
                 self.phase_next();
-                let mut bits = [0u64; WORDS];
+                let mut bits = #bits;
                 #(#loops)*
                 State(bits)
             }

@@ -12,6 +12,7 @@ use crate::compile::emit::relational_layers::{layer_of, rel_field, Recursion};
 use crate::compile::emit::skeleton::lit;
 use crate::compile::emit::table_lookups::{PatternDomain, Registered, TableLookups, MAX_OFFSETS};
 use crate::compile::program::{Atom, Pat, Program, RelId};
+use crate::compile::relational::containers::Container;
 use crate::compile::relational::plan::{RulePlan, Step, Tables, TopDown, Walk};
 use crate::ir::terms::TermData;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -36,6 +37,8 @@ pub struct RulesInput<'a> {
     pub plans: &'a [RulePlan],
     /// The relations answered by a search or a walk.
     pub top_down: &'a TopDown,
+    /// The container of every relation.
+    pub containers: &'a [Container],
 }
 
 /// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
@@ -54,6 +57,7 @@ pub fn rule_fns(
         layers,
         plans,
         top_down,
+        containers,
     } = *input;
     let excluded = top_down.excluded();
     let mut fns = Vec::new();
@@ -77,6 +81,7 @@ pub fn rule_fns(
             let mut g = RuleGen::new(program, domains, plan, lookups, &layer_of);
             g.delta = delta;
             g.own_layer = own_layer;
+            g.next_bits = containers[program.rules[plan.rule].head.rel] == Container::NextBits;
             let body = g.steps(0);
             fns.push(rule_fn(program, plan.rule, delta, body));
         }
@@ -168,6 +173,9 @@ struct RuleGen<'a> {
     mode: Mode,
     /// The searches the steps so far call.
     calls: usize,
+    /// Whether the head's facts set their fluents' bits in the next state
+    /// (`next_fluents`) instead of going into a container.
+    next_bits: bool,
 }
 
 /// A step over a constant table ([`Step::Table`], which documents the
@@ -210,6 +218,7 @@ impl<'a> RuleGen<'a> {
             fresh: 0,
             mode: Mode::Derive,
             calls: 0,
+            next_bits: false,
         }
     }
 }
@@ -343,11 +352,15 @@ impl RuleGen<'_> {
         {
             return TokenStream::new();
         }
+        let fail = self.fail();
+        self.witness = Some(fail.clone());
+        if self.next_bits {
+            let f = self.next_fluent();
+            return quote! { #f if self.next_fluents.holds(f) { #fail } };
+        }
         let rule = &self.program.rules[self.plan.rule];
         let (build, tuple) = self.tuple(&rule.head);
         let field = rel_field(rule.head.rel);
-        let fail = self.fail();
-        self.witness = Some(fail.clone());
         quote! {
             #build
             if self.#field.contains(&#tuple) { #fail }
@@ -362,10 +375,18 @@ impl RuleGen<'_> {
             Mode::Ask => return quote! { return true; },
             Mode::Step { .. } => return self.step_output(),
         }
+        let jump = self.witness.clone().unwrap_or_default();
+        if self.next_bits {
+            let f = self.next_fluent();
+            return quote! {
+                #f
+                self.next_fluents.0[(f >> 6) as usize] |= 1u64 << (f & 63);
+                #jump
+            };
+        }
         let rule = &self.program.rules[self.plan.rule];
         let (build, tuple) = self.tuple(&rule.head);
         let field = rel_field(rule.head.rel);
-        let jump = self.witness.clone().unwrap_or_default();
         quote! {
             #build
             self.#field.insert(#tuple);
@@ -787,6 +808,12 @@ impl RuleGen<'_> {
     /// As [`RuleGen::tuple`], running `missing` when a compound argument
     /// has no term.
     fn tuple_or(&mut self, atom: &Atom, missing: TokenStream) -> (TokenStream, TokenStream) {
+        let (build, parts) = self.args_or(atom, missing);
+        (build, quote! { [#(#parts),*] })
+    }
+
+    /// As [`RuleGen::tuple_or`], with the expression of each argument.
+    fn args_or(&mut self, atom: &Atom, missing: TokenStream) -> (TokenStream, Vec<TokenStream>) {
         let mut build = TokenStream::new();
         let mut parts = Vec::new();
         for (k, arg) in atom.args.iter().enumerate() {
@@ -831,7 +858,17 @@ impl RuleGen<'_> {
                 }
             });
         }
-        (build, quote! { [#(#parts),*] })
+        (build, parts)
+    }
+
+    /// The code building the fluent id of a streamed `next` head
+    /// ([`RuleGen::next_bits`]), which it leaves in `f`.
+    fn next_fluent(&mut self) -> TokenStream {
+        let head = &self.program.rules[self.plan.rule].head;
+        let fail = self.fail();
+        let (build, parts) = self.args_or(head, fail);
+        let f = &parts[0];
+        quote! { #build let f = #f; }
     }
 
     /// A boolean expression: the two (fully bound) patterns name different terms.

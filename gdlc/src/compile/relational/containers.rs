@@ -1,11 +1,13 @@
 //! Stage 7, containers: the data structure that holds each dynamic
 //! relation's facts during evaluation, chosen from its arity and domains
-//! (thesis 7.2.5). The state itself is always a bitset over the possible
+//! (thesis 7.2.5), or none for a `next` relation that no rule reads: its
+//! facts go straight into the next state's bits. The state itself is always a bitset over the possible
 //! fluents (see [`crate::compile::analyse::domains`]); static relations are constant tables
 //! (see [`crate::compile::relational::plan`]).
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::program::{Class, Program};
+use crate::compile::analyse::layers::Layers;
+use crate::compile::program::{Class, Lit, Program, RelId};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -27,6 +29,10 @@ pub enum Container {
         /// Number of ids from the smallest to the largest, per position.
         spans: Vec<u32>,
     },
+    /// No container: a `next` relation of a per-move layer that no rule
+    /// reads; each fact derived sets its fluent's bit in the next state
+    /// (a fact derived twice sets it twice, so nothing is deduplicated).
+    NextBits,
 }
 
 impl Container {
@@ -41,6 +47,9 @@ impl Container {
             Container::Dense { .. } => {
                 "derived per state or move, few possible tuples: tuple list + bitset over the argument ids"
             }
+            Container::NextBits => {
+                "streamed: each derived fact sets its fluent's bit in the next state, no rule reads it"
+            }
         }
     }
 }
@@ -49,10 +58,20 @@ impl Container {
 const MAX_DENSE_BITS: u64 = 1 << 20;
 
 /// The container of every relation: static relations are tables, `true`
-/// the state; a derived relation gets a bitset when the box spanned by its
-/// arguments' ids holds at most [`MAX_DENSE_BITS`] tuples, a hash set
-/// otherwise (and when an argument is open: its ids have no box).
-pub fn choose(program: &Program, domains: &Domains) -> Vec<Container> {
+/// the state; a `next` relation no rule reads, derived per joint move
+/// (evaluated again for each), none ([`Container::NextBits`]); another
+/// derived relation gets a bitset when the box spanned by its arguments'
+/// ids holds at most [`MAX_DENSE_BITS`] tuples, a hash set otherwise (and
+/// when an argument is open: its ids have no box).
+pub fn choose(program: &Program, domains: &Domains, layers: &Layers) -> Vec<Container> {
+    let mut read = vec![false; program.relations.len()];
+    for lit in program.rules.iter().flat_map(|r| &r.body) {
+        if let Lit::Pos(a) | Lit::Neg(a) = lit {
+            read[a.rel] = true;
+        }
+    }
+    let per_move =
+        |r: RelId| (layers.layers.iter()).any(|l| l.class == Class::Move && l.members.contains(&r));
     (0..program.relations.len())
         .map(|r| {
             if r == program.true_rel {
@@ -60,6 +79,9 @@ pub fn choose(program: &Program, domains: &Domains) -> Vec<Container> {
             }
             if program.class[r] == Class::Static {
                 return Container::Constant;
+            }
+            if program.answers[1].contains(&r) && !read[r] && per_move(r) {
+                return Container::NextBits;
             }
             if domains.has_open(r) {
                 return Container::Hashed;
@@ -97,7 +119,7 @@ pub fn type_tokens(container: &Container, arity: usize) -> TokenStream {
     let n = proc_macro2::Literal::usize_unsuffixed(arity);
     match container {
         Container::Hashed | Container::Dense { .. } => quote! { Rel<#n> },
-        Container::Constant | Container::StateBits => {
+        Container::Constant | Container::StateBits | Container::NextBits => {
             unreachable!("only dynamic relations have a container field")
         }
     }

@@ -143,7 +143,7 @@ fn build_as(
     let mut tables = Tables::default();
     let plans = plan::plan_rules(program, domains, &literals, Some(&mut tables), &top_down);
     top_down.remembered = demand::repeated_asks(program, &plans, &top_down.asked);
-    let containers = containers::choose(program, domains);
+    let containers = containers::choose(program, domains, &layers);
     let relational = Relational {
         inlined,
         adorned,
