@@ -30,8 +30,7 @@
 
 use crate::compile::Strategy;
 use crate::output::{
-    crate_files, fnv1a64, runtime_path, write_crate, write_if_changed, CrateFiles,
-    Error as OutputError, VERSION,
+    crate_files, fnv1a64, write_crate, write_if_changed, CrateFiles, Error as OutputError, VERSION,
 };
 use crate::Loaded;
 use std::path::{Path, PathBuf};
@@ -165,14 +164,7 @@ impl Cache {
     /// The cache named by the environment: `$GDLC_CACHE_DIR`, else
     /// `$XDG_CACHE_HOME/gdlc`, else `$HOME/.cache/gdlc`.
     pub fn from_env() -> Result<Self, Error> {
-        let var = |name| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        var("GDLC_CACHE_DIR")
-            .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("gdlc")))
-            .or_else(|| var("HOME").map(|d| d.join(".cache/gdlc")))
+        crate::runtime_copy::cache_root()
             .map(Cache::new)
             .ok_or(Error::NoCache)
     }
@@ -185,7 +177,7 @@ impl Cache {
         let mut key = format!("{VERSION}\0{game}\0").into_bytes();
         key.extend_from_slice(loaded.file.text.as_bytes());
         let package = format!("gdlc-game-{:016x}", fnv1a64(&key));
-        let runtime = runtime_path(None)?;
+        let runtime = crate::runtime_copy::runtime_path(None)?;
         let dir = self.root.join(&package);
         let target = self.root.join(if self.native {
             "target-native"

@@ -20,6 +20,7 @@ pub mod ir;
 mod load;
 pub mod normal;
 pub mod output;
+pub mod runtime_copy;
 pub mod syntax;
 pub mod trace;
 

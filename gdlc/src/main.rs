@@ -582,7 +582,7 @@ fn emit(
     native: bool,
 ) -> Result<ExitCode, Failure> {
     let loaded = load(game)?;
-    let runtime = output::runtime_path(runtime).map_err(Failure::of)?;
+    let runtime = gdlc::runtime_copy::runtime_path(runtime).map_err(Failure::of)?;
     let name = stem(game);
     let mut files = output::crate_files(
         &loaded,

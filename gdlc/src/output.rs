@@ -202,25 +202,6 @@ pub fn is_module_name(name: &str) -> bool {
         && !RESERVED.contains(&name)
 }
 
-/// The runtime crate of this checkout of gdlc, the default runtime of a
-/// generated crate.
-pub fn default_runtime_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime")
-}
-
-/// The absolute path of the runtime crate at `given` (default:
-/// [`default_runtime_path`]), checked to hold a `Cargo.toml`.
-pub fn runtime_path(given: Option<&Path>) -> Result<PathBuf, Error> {
-    let path = given.map_or_else(default_runtime_path, Path::to_path_buf);
-    match path.canonicalize() {
-        Ok(p) if p.join("Cargo.toml").is_file() => Ok(p),
-        _ => Err(Error::Setup(format!(
-            "the runtime crate (gdl-runtime) is not at `{}`; give its folder with `--runtime-path`",
-            path.display()
-        ))),
-    }
-}
-
 /// The files of a generated crate: relative path and content.
 pub struct CrateFiles {
     /// The package name (also the binary's name).

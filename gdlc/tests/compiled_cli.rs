@@ -685,3 +685,34 @@ fn lists_asked_for_with_a_free_argument_are_refused_by_name() {
         run.stderr
     );
 }
+
+/// Away from its checkout gdlc writes the runtime's sources it carries
+/// into its cache (`runtime_copy`), and a crate generated against that
+/// copy builds and runs like one against the checkout's runtime.
+#[test]
+fn a_crate_builds_against_the_runtime_copy_gdlc_carries() {
+    let Some(cargo) = cargo() else { return };
+    let runtime = gdlc::runtime_copy::write_runtime(&test_cache().join("runtime-copy")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crate");
+    let (game, runtime) = (project_game("tictactoe"), runtime.to_str().unwrap());
+    let run = gdlc_cached(&[
+        &game,
+        "-o",
+        out.to_str().unwrap(),
+        "--runtime-path",
+        runtime,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains(runtime), "{manifest}");
+    let binary = build(&cargo, &out, "tictactoe");
+    let copy: Run = Command::new(&binary)
+        .args(["perft", "--depth", "4", "--json"])
+        .output()
+        .expect("run the generated binary")
+        .into();
+    assert_eq!(copy.code, 0, "{}", copy.stderr);
+    let reference = gdlc_cached(&["perft", &game, "--depth", "4", "--json"]);
+    assert_eq!(copy.json()["levels"], reference.json()["levels"]);
+}

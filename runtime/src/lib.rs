@@ -25,6 +25,7 @@ mod open_terms;
 mod parallel;
 #[cfg(feature = "cli")]
 pub mod report;
+pub mod sources;
 pub mod support;
 
 pub use drivers::{
