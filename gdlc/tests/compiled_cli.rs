@@ -365,6 +365,39 @@ fn a_factored_walk_counts_like_the_interpreter() {
     assert!(reference["leaves"].as_u64() > Some(20_000), "{reference}");
 }
 
+/// A `next` rule that never fires (no legal move is `(m1 1)`), whose
+/// ground head is therefore no possible fluent: its fluent id, a
+/// constant past the state's words, must not be written into them (the
+/// crate did not build: the fuzzer's seed 5210, shrunk).
+#[test]
+fn a_next_rule_that_never_fires_builds_and_counts_like_the_interpreter() {
+    let Some(cargo) = cargo() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("never.kif");
+    let text = "(role white) (val 0) (val 1) (val 2) (val 3)
+        (<= (legal ?r (m0 (p ?a ?b) ?c)) (role ?r) (val ?a) (val ?b) (val ?c))
+        (<= (next (f0 (p 0 0) 2)) (does ?r (m1 1)))
+        (<= (next (f0 (p 1 1) 3)) (does ?r (m0 (p 1 1) 3)))
+        (<= terminal (true (f0 (p 1 1) 3)))
+        (<= (goal white 100) (true (f0 (p 1 1) 3)))
+        (<= (goal white 0) (not (true (f0 (p 1 1) 3))))";
+    std::fs::write(&path, text).unwrap();
+    let p = path.to_str().unwrap();
+    for strategy in ["relational", "demand"] {
+        let out = dir.path().join(strategy);
+        let run = gdlc_cached(&[p, "-o", out.to_str().unwrap(), "--strategy", strategy]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let binary = build(&cargo, &out, "never");
+        let ours: Run = Command::new(&binary)
+            .args(["perft", "--depth", "3", "--json"])
+            .output()
+            .expect("run the generated binary")
+            .into();
+        let reference = gdlc_cached(&["perft", p, "--depth", "3", "--json"]).json();
+        assert_eq!(ours.json()["levels"], reference["levels"], "{strategy}");
+    }
+}
+
 /// A one-role counter of 20 001 fluents: its generated source would be
 /// over a megabyte with its term texts and Zobrist keys written out, so
 /// they are in the crate's data file.

@@ -355,8 +355,10 @@ impl RuleGen<'_> {
         let fail = self.fail();
         self.witness = Some(fail.clone());
         if self.next_bits {
-            let f = self.next_fluent();
-            return quote! { #f if self.next_fluents.holds(f) { #fail } };
+            return match self.next_fluent() {
+                Some(f) => quote! { #f if self.next_fluents.holds(f) { #fail } },
+                None => fail,
+            };
         }
         let rule = &self.program.rules[self.plan.rule];
         let (build, tuple) = self.tuple(&rule.head);
@@ -377,7 +379,9 @@ impl RuleGen<'_> {
         }
         let jump = self.witness.clone().unwrap_or_default();
         if self.next_bits {
-            let f = self.next_fluent();
+            let Some(f) = self.next_fluent() else {
+                return TokenStream::new();
+            };
             return quote! {
                 #f
                 self.next_fluents.0[(f >> 6) as usize] |= 1u64 << (f & 63);
@@ -862,13 +866,21 @@ impl RuleGen<'_> {
     }
 
     /// The code building the fluent id of a streamed `next` head
-    /// ([`RuleGen::next_bits`]), which it leaves in `f`.
-    fn next_fluent(&mut self) -> TokenStream {
+    /// ([`RuleGen::next_bits`]), which it leaves in `f`; `None` for a
+    /// ground head that is no possible fluent (the relaxed evaluation found
+    /// that the rule never fires; its constant id would index past the
+    /// state's words).
+    fn next_fluent(&mut self) -> Option<TokenStream> {
         let head = &self.program.rules[self.plan.rule].head;
+        if let Pat::Ground(t) = head.args[0] {
+            if self.domains.id(t) as usize >= self.domains.fluents {
+                return None;
+            }
+        }
         let fail = self.fail();
         let (build, parts) = self.args_or(head, fail);
         let f = &parts[0];
-        quote! { #build let f = #f; }
+        Some(quote! { #build let f = #f; })
     }
 
     /// A boolean expression: the two (fully bound) patterns name different terms.
