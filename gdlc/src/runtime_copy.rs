@@ -69,13 +69,7 @@ pub fn write_runtime(root: &Path) -> Result<PathBuf, Error> {
     let version = env!("CARGO_PKG_VERSION");
     let dir = root.join(format!("gdl-runtime-{version}-{:016x}", fnv1a64(&all)));
     for (path, text) in &files {
-        let file = dir.join(path);
-        let parent = file.parent().expect("a file in a folder");
-        std::fs::create_dir_all(parent).map_err(|source| Error::Io {
-            path: parent.to_path_buf(),
-            source,
-        })?;
-        write_if_changed(&file, text.as_bytes())?;
+        write_if_changed(&dir.join(path), text.as_bytes())?;
     }
     Ok(dir)
 }

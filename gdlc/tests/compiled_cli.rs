@@ -35,6 +35,20 @@ fn build(cargo: &str, dir: &Path, name: &str) -> PathBuf {
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// Runs the compiled `binary`'s perft to `depth` and checks its counts
+/// against the interpreter's on `game`; the interpreter's report.
+fn perft_like_interpreter(binary: &Path, game: &str, depth: &str) -> serde_json::Value {
+    let ours: Run = Command::new(binary)
+        .args(["perft", "--depth", depth, "--json"])
+        .output()
+        .expect("run the generated binary")
+        .into();
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    let reference = gdlc_cached(&["perft", game, "--depth", depth, "--json"]).json();
+    assert_eq!(ours.json()["levels"], reference["levels"], "{game}");
+    reference
+}
+
 /// The perft text without its last line, which has the time.
 fn counts(text: &str) -> Vec<&str> {
     let lines: Vec<&str> = text.lines().collect();
@@ -354,13 +368,7 @@ fn a_factored_walk_counts_like_the_interpreter() {
     let run = gdlc_cached(&[p, "-o", out.to_str().unwrap(), "--strategy", "relational"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let binary = build(&cargo, &out, "line");
-    let ours: Run = Command::new(&binary)
-        .args(["perft", "--depth", "3", "--json"])
-        .output()
-        .expect("run the generated binary")
-        .into();
-    let reference = gdlc_cached(&["perft", p, "--depth", "3", "--json"]).json();
-    assert_eq!(ours.json()["levels"], reference["levels"]);
+    let reference = perft_like_interpreter(&binary, p, "3");
     // Not a tree too small to tell: 29 073 positions three plies deep.
     assert!(reference["leaves"].as_u64() > Some(20_000), "{reference}");
 }
@@ -388,13 +396,7 @@ fn a_next_rule_that_never_fires_builds_and_counts_like_the_interpreter() {
         let run = gdlc_cached(&[p, "-o", out.to_str().unwrap(), "--strategy", strategy]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         let binary = build(&cargo, &out, "never");
-        let ours: Run = Command::new(&binary)
-            .args(["perft", "--depth", "3", "--json"])
-            .output()
-            .expect("run the generated binary")
-            .into();
-        let reference = gdlc_cached(&["perft", p, "--depth", "3", "--json"]).json();
-        assert_eq!(ours.json()["levels"], reference["levels"], "{strategy}");
+        perft_like_interpreter(&binary, p, "3");
     }
 }
 
@@ -740,12 +742,5 @@ fn a_crate_builds_against_the_runtime_copy_gdlc_carries() {
     let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
     assert!(manifest.contains(runtime), "{manifest}");
     let binary = build(&cargo, &out, "tictactoe");
-    let copy: Run = Command::new(&binary)
-        .args(["perft", "--depth", "4", "--json"])
-        .output()
-        .expect("run the generated binary")
-        .into();
-    assert_eq!(copy.code, 0, "{}", copy.stderr);
-    let reference = gdlc_cached(&["perft", &game, "--depth", "4", "--json"]);
-    assert_eq!(copy.json()["levels"], reference.json()["levels"]);
+    perft_like_interpreter(&binary, &game, "4");
 }
