@@ -1,7 +1,9 @@
 //! `Reasoner::state_hash` is the same Zobrist hash in every backend: along
 //! random playouts of the project's games, the compiled reasoners (every
 //! strategy) hash each state as the interpreter does, equal states hash
-//! equally and the distinct states met get distinct hashes.
+//! equally and the distinct states met get distinct hashes; and every
+//! backend builds each state back from its fluents
+//! (`Reasoner::state_from_fluents`).
 
 mod common;
 
@@ -30,6 +32,8 @@ fn same_hashes<C: Reasoner>(name: &str, mut c: C, playouts: usize) {
             let hash = c.state_hash(s);
             assert_eq!(hash, i.state_hash(t), "{name}: {:?}", c.fluents(s));
             let fluents = c.fluents(s);
+            assert_eq!(c.state_from_fluents(&fluents).as_ref(), Some(s), "{name}");
+            assert_eq!(i.state_from_fluents(&fluents).as_ref(), Some(t), "{name}");
             let earlier = seen.entry(hash).or_insert_with(|| fluents.clone());
             assert_eq!(
                 *earlier, fluents,
@@ -38,6 +42,11 @@ fn same_hashes<C: Reasoner>(name: &str, mut c: C, playouts: usize) {
         },
     );
     assert!(seen.len() > 5, "{name}: only {} states", seen.len());
+    let unknown = ["(not_a_fluent_of_any_game 1)".to_string()];
+    assert_eq!(c.state_from_fluents(&unknown), None, "{name}");
+    let unreadable = ["(cell 1".to_string()];
+    assert_eq!(c.state_from_fluents(&unreadable), None, "{name}");
+    assert_eq!(i.state_from_fluents(&unreadable), None, "{name}");
 }
 
 #[test]

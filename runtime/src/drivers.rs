@@ -77,7 +77,18 @@ struct PerftFrame<R: Reasoner> {
 /// legal moves; terminal states are not expanded. The last level is counted
 /// without computing the states in it.
 pub fn perft<R: Reasoner>(r: &mut R, depth: u32) -> Result<Vec<PerftLevel>, DriverError> {
-    perft_pass(r, depth, None).map(|levels| levels.expect("no deadline"))
+    let root = r.initial_state();
+    perft_from(r, &root, depth)
+}
+
+/// [`perft`] from `root` instead of the initial state (a subtree, as a
+/// perft split over several processes counts it).
+pub fn perft_from<R: Reasoner>(
+    r: &mut R,
+    root: &R::State,
+    depth: u32,
+) -> Result<Vec<PerftLevel>, DriverError> {
+    perft_pass(r, root, depth, None).map(|levels| levels.expect("no deadline"))
 }
 
 /// Perft by iterative deepening up to `max_depth`, stopping at `deadline`:
@@ -91,11 +102,12 @@ pub fn perft_with<R: Reasoner>(
     on_level: &mut dyn FnMut(&PerftLevel),
 ) -> Result<Vec<PerftLevel>, DriverError> {
     let mut done: Vec<PerftLevel> = Vec::new();
+    let root = r.initial_state();
     for depth in 0..=max_depth {
         if depth > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        match perft_pass(r, depth, deadline)? {
+        match perft_pass(r, &root, depth, deadline)? {
             Some(levels) => {
                 let level = levels[depth as usize];
                 on_level(&level);
@@ -110,9 +122,11 @@ pub fn perft_with<R: Reasoner>(
     Ok(done)
 }
 
-/// One perft pass to `depth`; `None` when the deadline passed first.
+/// One perft pass from `root` to `depth`; `None` when the deadline passed
+/// first.
 fn perft_pass<R: Reasoner>(
     r: &mut R,
+    root: &R::State,
     depth: u32,
     deadline: Option<Instant>,
 ) -> Result<Option<Vec<PerftLevel>>, DriverError> {
@@ -125,9 +139,8 @@ fn perft_pass<R: Reasoner>(
         })
         .collect();
     let mut leaves = vec![0u64; depth as usize + 1];
-    let root = r.initial_state();
     let mut clock = Clock { deadline, ticks: 0 };
-    if !perft_node(r, &root, 0, &mut frames, &mut leaves, &mut clock)? {
+    if !perft_node(r, root, 0, &mut frames, &mut leaves, &mut clock)? {
         return Ok(None);
     }
     let mut nodes = 0;
@@ -584,6 +597,12 @@ mod tests {
         fn fluents(&self, s: &u32) -> Vec<String> {
             vec![format!("(round {s})")]
         }
+        fn state_from_fluents(&mut self, fluents: &[String]) -> Option<u32> {
+            match fluents {
+                [f] => f.strip_prefix("(round ")?.strip_suffix(')')?.parse().ok(),
+                _ => None,
+            }
+        }
 
         fn state_hash(&self, s: &u32) -> u64 {
             crate::zobrist_key(&format!("(round {s})"))
@@ -610,7 +629,7 @@ mod tests {
         // A deadline already passed stops the root's expansion within a
         // few hundred next states.
         let mut late = Toy { n: 50_000, ..toy() };
-        let pass = perft_pass(&mut late, 2, Some(Instant::now())).unwrap();
+        let pass = perft_pass(&mut late, &0, 2, Some(Instant::now())).unwrap();
         assert!(pass.is_none());
         assert!(late.nexts < 256, "{} next states", late.nexts);
     }
@@ -623,6 +642,10 @@ mod tests {
         assert_eq!(levels[2].nodes, 43);
         let deepened = perft_with(&mut toy(), 4, None, &mut |_| {}).unwrap();
         assert_eq!(deepened, levels[..4].to_vec());
+        // From round 1 one round is left: 6 joint moves, then the end.
+        let from = perft_from(&mut toy(), &1, 3).unwrap();
+        let leaves: Vec<u64> = from.iter().map(|l| l.leaves).collect();
+        assert_eq!(leaves, [1, 6, 0, 0]);
     }
 
     #[test]

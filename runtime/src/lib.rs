@@ -29,8 +29,8 @@ pub mod sources;
 pub mod support;
 
 pub use drivers::{
-    deterministic_playout, flat_monte_carlo, perft, perft_with, play, DriverError, McBudget,
-    McReport, PerftLevel, Playout, PlayoutStep,
+    deterministic_playout, flat_monte_carlo, perft, perft_from, perft_with, play, DriverError,
+    McBudget, McReport, PerftLevel, Playout, PlayoutStep,
 };
 pub use parallel::{
     default_threads, parallel_flat_monte_carlo, McThreadCounts, ParallelMcReport, MAX_THREADS,
@@ -103,6 +103,11 @@ pub trait Reasoner {
     fn parse_move(&mut self, role: usize, text: &str) -> Option<Self::Move>;
     /// The fluents true in `state`, as canonical KIF text, sorted bytewise.
     fn fluents(&self, state: &Self::State) -> Vec<String>;
+    /// The state whose true fluents are `fluents` (KIF text, in any order;
+    /// the inverse of [`Reasoner::fluents`]); `None` if a text is no fluent
+    /// this reasoner can represent. Whether the state is reachable is not
+    /// checked.
+    fn state_from_fluents(&mut self, fluents: &[String]) -> Option<Self::State>;
     /// A 64-bit hash of `state` for transposition tables: Zobrist hashing,
     /// the XOR of [`zobrist_key`] over the state's fluents. A fluent's key
     /// depends only on its canonical text, so every reasoner of a game (the

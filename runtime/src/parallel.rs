@@ -279,6 +279,11 @@ mod tests {
         fn fluents(&self, s: &(u32, u32)) -> Vec<String> {
             vec![format!("(at {} {})", s.0, s.1)]
         }
+        fn state_from_fluents(&mut self, fluents: &[String]) -> Option<(u32, u32)> {
+            let [f] = fluents else { return None };
+            let (a, b) = f.strip_prefix("(at ")?.strip_suffix(')')?.split_once(' ')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        }
         fn state_hash(&self, s: &(u32, u32)) -> u64 {
             u64::from(s.0) << 32 | u64::from(s.1)
         }

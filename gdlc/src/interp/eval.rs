@@ -6,7 +6,7 @@ use super::table::Table;
 use crate::ir::limits::{exceeded, max_work, MAX_CALL_DEPTH, MAX_ROWS};
 use crate::ir::terms::{TermData, TermId, TermStore};
 use rustc_hash::FxHashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 const UNBOUND: TermId = TermId::MAX;
 
@@ -40,7 +40,7 @@ pub struct DemandPlans {
 type Tuple = Box<[TermId]>;
 
 /// The answers of one call: whole tuples of the called relation.
-type Answers = Rc<[Tuple]>;
+type Answers = Arc<[Tuple]>;
 
 /// Memoized answers of calls, per called form and input values.
 ///
@@ -469,7 +469,7 @@ impl Join<'_> {
     /// The answers of a call, memoized, tabled for recursive relations.
     fn tabled(&mut self, form: usize, values: Box<[TermId]>) -> Answers {
         if let Some(a) = self.cache.answers[form].get(&values) {
-            return Rc::clone(a);
+            return Arc::clone(a);
         }
         let key = (form, values);
         if let Some(&at) = self.cache.in_progress.get(&key) {
@@ -478,7 +478,7 @@ impl Join<'_> {
             self.spend_many(partial * COPY_STEPS);
             return self.cache.partial[form]
                 .get(&key.1)
-                .map_or_else(|| Rc::from(Vec::new()), |v| Rc::from(v.clone()));
+                .map_or_else(|| Arc::from(Vec::new()), |v| Arc::from(v.clone()));
         }
         let depth = self.cache.depth;
         if depth >= MAX_CALL_DEPTH {
@@ -516,14 +516,14 @@ impl Join<'_> {
             if low < depth {
                 // Built on the partial answers of a caller still in progress,
                 // which iterates until no partial answers grow.
-                break (Rc::from(entry.clone()), low);
+                break (Arc::from(entry.clone()), low);
             }
             if low == depth && self.cache.grew {
                 continue;
             }
             let complete: Answers =
-                Rc::from(self.cache.partial[form].remove(&values).unwrap_or_default());
-            self.cache.answers[form].insert(values.clone(), Rc::clone(&complete));
+                Arc::from(self.cache.partial[form].remove(&values).unwrap_or_default());
+            self.cache.answers[form].insert(values.clone(), Arc::clone(&complete));
             break (complete, usize::MAX);
         };
         self.cache.grew |= saved_grew;

@@ -275,6 +275,16 @@ impl Reasoner for Interpreter {
         texts
     }
 
+    fn state_from_fluents(&mut self, fluents: &[String]) -> Option<State> {
+        let mut terms = fluents
+            .iter()
+            .map(|text| Some(self.store.term(&kif::parse_term(text)?)))
+            .collect::<Option<Vec<TermId>>>()?;
+        terms.sort_unstable();
+        terms.dedup();
+        Some(State(terms))
+    }
+
     fn state_hash(&self, state: &State) -> u64 {
         state
             .0

@@ -267,6 +267,22 @@ fn shared_methods() -> TokenStream {
             out
         }
 
+        fn state_from_fluents(&mut self, fluents: &[String]) -> Option<State> {
+            let mut state = State([0; WORDS]);
+            for text in fluents {
+                let text = ::gdl_runtime::kif::canonical(text)?;
+                let i = BY_TEXT
+                    .binary_search_by(|&t| TERM_TEXT[t as usize].cmp(text.as_str()))
+                    .ok()?;
+                let f = BY_TEXT[i] as usize;
+                if f >= FLUENTS {
+                    return None;
+                }
+                state.0[f >> 6] |= 1 << (f & 63);
+            }
+            Some(state)
+        }
+
         fn state_hash(&self, state: &State) -> u64 {
             let mut h = 0u64;
             for (w, &word) in state.0.iter().enumerate() {
