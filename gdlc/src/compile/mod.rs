@@ -21,11 +21,13 @@ pub mod ground;
 pub mod program;
 pub mod relational;
 pub mod strategy;
+pub mod vocabulary;
 
 pub use compiled::{Compiled, Evaluation};
 pub use emit::Generated;
 pub use error::{CompileError, NotGround, NotIncremental};
 pub use strategy::Strategy;
+pub use vocabulary::{vocabulary, Vocabulary};
 
 use crate::Loaded;
 use analyse::{domains, layers};
