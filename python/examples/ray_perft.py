@@ -1,0 +1,34 @@
+"""Perft over Ray with one and with two local workers, against one
+process: the counts must be equal; the wall times are printed.
+
+    python examples/ray_perft.py GAME.kif DEPTH [SPLIT_DEPTH] [BACKEND]
+"""
+
+import sys
+import time
+
+import ray
+
+import gdlc
+import gdlc.ray
+
+
+def main(path, depth, split_depth=None, backend="compiled"):
+    game = gdlc.load(path, backend=backend)
+    start = time.perf_counter()
+    single = game.perft(depth)
+    print(f"one process: {single[-1]} in {time.perf_counter() - start:.2f} s")
+    for workers in (1, 2):
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        gdlc.ray.perft(path, 1, backend=backend)  # each worker loads the game
+        start = time.perf_counter()
+        spread = gdlc.ray.perft(path, depth, split_depth=split_depth, backend=backend)
+        took = time.perf_counter() - start
+        ray.shutdown()
+        assert spread == single, (spread, single)
+        print(f"Ray, {workers} worker(s): {spread[-1]} in {took:.2f} s")
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    main(args[0], int(args[1]), *(int(a) for a in args[2:3]), *args[3:4])

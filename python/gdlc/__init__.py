@@ -1,0 +1,137 @@
+"""gdlc from Python: GDL games checked, interpreted, or compiled to Rust.
+
+    >>> import gdlc
+    >>> game = gdlc.load("games/tictactoe.kif")
+    >>> state = game.initial_state()
+    >>> game.legal_moves(state, 0)[0].text
+    '(mark 1 1)'
+
+`load` returns a `Game`; its states and moves are immutable, hashable and
+picklable. `backend="compiled"` generates the game's Rust crate and an
+extension module for it in gdlc's cache (a Rust toolchain needed), built
+once per game; `"interpreted"` uses gdlc's reference interpreter; `"auto"`
+(the default) compiles where `cargo` is found and says once why not where
+it is not.
+"""
+
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import sys
+import warnings
+
+from . import _native
+from ._native import Game, Move, State
+
+__all__ = ["load", "check", "Game", "State", "Move", "GdlError"]
+
+BACKENDS = ("auto", "interpreted", "compiled")
+
+
+class GdlError(Exception):
+    """An invalid description: `text` is the rendered diagnostics, `file`,
+    `line` and `column` (1-based) where the first error is, when it has a
+    place."""
+
+    def __init__(self, text, file=None, line=None, column=None):
+        super().__init__(text)
+        self.text = text
+        self.file = file
+        self.line = line
+        self.column = column
+
+
+_loaded = {}
+_modules = {}
+_warned = set()
+
+
+def _description(path_or_text):
+    """The text and display name of a description given as a path or as
+    text (text is anything that contains an opening parenthesis)."""
+    if isinstance(path_or_text, os.PathLike) or "(" not in str(path_or_text):
+        path = os.fspath(path_or_text)
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read(), path
+    return str(path_or_text), "<description>"
+
+
+def check(path_or_text):
+    """Raises `GdlError` unless the description is valid GDL."""
+    text, name = _description(path_or_text)
+    _native.check(text, name)
+
+
+def load(path_or_text, backend="auto"):
+    """The `Game` of a description, given as a path or as KIF text.
+
+    backend: "auto" (compiled where a Rust toolchain is found, else
+    interpreted, with a warning saying why), "interpreted" or "compiled".
+    Raises `GdlError` for an invalid description.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
+    text, name = _description(path_or_text)
+    key = (text, backend)
+    if key not in _loaded:
+        _loaded[key] = _load(text, name, backend)
+    return _loaded[key]
+
+
+def _load(text, name, backend):
+    if backend == "interpreted":
+        return _native.load_interpreted(text, name)
+    if backend == "auto":
+        _native.check(text, name)
+        why_not = _why_not_compiled()
+        if why_not is not None:
+            _warn_once(why_not)
+            return _native.load_interpreted(text, name)
+        try:
+            return _compiled(text, name)
+        except RuntimeError as e:
+            _warn_once(f"gdlc: using the interpreter: the game did not compile: {e}")
+            return _native.load_interpreted(text, name)
+    return _compiled(text, name)
+
+
+def _why_not_compiled():
+    """Why the compiled backend cannot be used here, or None."""
+    cargo = os.environ.get("CARGO", "cargo")
+    if shutil.which(cargo) is None:
+        return f"gdlc: using the interpreter: no Rust toolchain (`{cargo}` is not on the PATH)"
+    return None
+
+
+def _warn_once(message):
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def _compiled(text, name):
+    module_name, library = _native.build_compiled(text, name, sys.executable)
+    module = _modules.get(library)
+    if module is None:
+        module = sys.modules.get(module_name)
+    if module is None:
+        loader = importlib.machinery.ExtensionFileLoader(module_name, library)
+        spec = importlib.util.spec_from_file_location(module_name, library, loader=loader)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[module_name] = module
+    _modules[library] = module
+    return module.new_game(text)
+
+
+def _load_for_pickle(text, backend):
+    return load(text, backend)
+
+
+def _state_from_pickle(game, fluents):
+    return game.state_from_fluents(fluents)
+
+
+def _move_from_pickle(game, role, text):
+    return game.parse_move(role, text)

@@ -1,0 +1,810 @@
+//! The Python classes of a game — `Game`, `State` and `Move` — over any
+//! `gdl_runtime::Reasoner`: the interpreter in the `gdlc._native` module,
+//! and each compiled game in an extension module of its own, whose crate
+//! carries this same file (`gdlc-python`'s `compiled.rs` writes it there).
+//!
+//! A `Game` holds its reasoner behind [`DynGame`], which hides the
+//! reasoner's types: states are `Arc<dyn Any>`, moves are numbers interned
+//! per game. Every state and move remembers the game that made it, so one
+//! passed to another game raises instead of being misread. The long runs
+//! (`perft`, `random_playouts`) build reasoners of their own and release
+//! the GIL.
+
+use gdl_runtime::{parallel_flat_monte_carlo, perft_from, McBudget, Reasoner};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyTuple};
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+/// A state of some reasoner, its type hidden.
+type AnyState = Arc<dyn Any + Send + Sync>;
+
+/// Makes a fresh reasoner of the game (one per thread of a parallel run).
+pub type Make<R> = Arc<dyn Fn() -> R + Send + Sync>;
+
+/// A perft run on a reasoner of its own: `(nodes, leaves)` per depth.
+/// Its root is the state of the given fluents, else the initial state (a
+/// state travels between reasoners as its fluents: an interpreter's state
+/// is made of its own term numbers).
+type PerftRun = Box<dyn FnOnce(u32, Option<Vec<String>>) -> Result<Vec<(u64, u64)>, String> + Send>;
+
+/// A run of random playouts on reasoners of its own.
+type PlayoutsRun = Box<dyn FnOnce(PlayoutsAsked) -> Result<PlayoutsDone, String> + Send>;
+
+/// What `__reduce__` answers: the function that rebuilds an object, and
+/// its arguments.
+type Reduce<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
+
+/// Longest random playout, in joint moves, before it is cut short.
+const MAX_PLAYOUT_LENGTH: u64 = 10_000;
+
+/// The identity of each `Game` made in this process.
+static NEXT_GAME_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A reasoner with its types hidden: what [`Game`] calls.
+trait DynGame: Send {
+    fn initial_state(&mut self) -> AnyState;
+    fn is_terminal(&mut self, state: &dyn Any) -> Option<bool>;
+    fn legal_moves(&mut self, state: &dyn Any, role: usize) -> Option<Vec<u32>>;
+    fn next_state(&mut self, state: &dyn Any, joint: &[u32]) -> Option<AnyState>;
+    fn goal(&mut self, state: &dyn Any, role: usize) -> Option<Option<u32>>;
+    fn move_text(&self, role: usize, id: u32) -> String;
+    fn parse_move(&mut self, role: usize, text: &str) -> Option<u32>;
+    fn fluents(&self, state: &dyn Any) -> Option<Vec<String>>;
+    fn state_from_fluents(&mut self, fluents: &[String]) -> Option<AnyState>;
+    fn state_hash(&self, state: &dyn Any) -> Option<u64>;
+    fn same_state(&self, a: &dyn Any, b: &dyn Any) -> bool;
+    /// Perft on a fresh reasoner: `(nodes, leaves)` per depth.
+    fn perft(&self) -> PerftRun;
+    /// Random playouts on fresh reasoners.
+    fn playouts(&self) -> PlayoutsRun;
+}
+
+/// What `random_playouts` asks.
+struct PlayoutsAsked {
+    count: u64,
+    seed: u64,
+    threads: usize,
+}
+
+/// What `random_playouts` answers.
+struct PlayoutsDone {
+    playouts: u64,
+    states: u64,
+    truncated: u64,
+    seconds: f64,
+    mean_goals: Vec<f64>,
+}
+
+/// A reasoner of type `R` behind [`DynGame`], its moves interned.
+struct Adapter<R: Reasoner> {
+    reasoner: R,
+    make: Make<R>,
+    moves: Vec<R::Move>,
+    ids: HashMap<R::Move, u32>,
+    scratch: Vec<R::Move>,
+}
+
+impl<R: Reasoner> Adapter<R> {
+    fn intern(&mut self, mv: R::Move) -> u32 {
+        let next = self.moves.len() as u32;
+        *self.ids.entry(mv).or_insert_with(|| {
+            self.moves.push(mv);
+            next
+        })
+    }
+}
+
+fn state_of<R: Reasoner + 'static>(state: &dyn Any) -> Option<&R::State>
+where
+    R::State: 'static,
+{
+    state.downcast_ref::<R::State>()
+}
+
+impl<R> DynGame for Adapter<R>
+where
+    R: Reasoner + Send + 'static,
+    R::State: Send + Sync + 'static,
+    R::Move: Send + Sync + 'static,
+{
+    fn initial_state(&mut self) -> AnyState {
+        Arc::new(self.reasoner.initial_state())
+    }
+
+    fn is_terminal(&mut self, state: &dyn Any) -> Option<bool> {
+        Some(self.reasoner.is_terminal(state_of::<R>(state)?))
+    }
+
+    fn legal_moves(&mut self, state: &dyn Any, role: usize) -> Option<Vec<u32>> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.reasoner
+            .legal_moves(state_of::<R>(state)?, role, &mut scratch);
+        let ids = scratch.iter().map(|&m| self.intern(m)).collect();
+        self.scratch = scratch;
+        Some(ids)
+    }
+
+    fn next_state(&mut self, state: &dyn Any, joint: &[u32]) -> Option<AnyState> {
+        let joint: Vec<R::Move> = joint
+            .iter()
+            .map(|&id| self.moves.get(id as usize).copied())
+            .collect::<Option<_>>()?;
+        let next = self.reasoner.next_state(state_of::<R>(state)?, &joint);
+        Some(Arc::new(next))
+    }
+
+    fn goal(&mut self, state: &dyn Any, role: usize) -> Option<Option<u32>> {
+        Some(self.reasoner.goal(state_of::<R>(state)?, role))
+    }
+
+    fn move_text(&self, role: usize, id: u32) -> String {
+        self.reasoner.move_text(role, self.moves[id as usize])
+    }
+
+    fn parse_move(&mut self, role: usize, text: &str) -> Option<u32> {
+        let mv = self.reasoner.parse_move(role, text)?;
+        Some(self.intern(mv))
+    }
+
+    fn fluents(&self, state: &dyn Any) -> Option<Vec<String>> {
+        Some(self.reasoner.fluents(state_of::<R>(state)?))
+    }
+
+    fn state_from_fluents(&mut self, fluents: &[String]) -> Option<AnyState> {
+        let state = self.reasoner.state_from_fluents(fluents)?;
+        Some(Arc::new(state))
+    }
+
+    fn state_hash(&self, state: &dyn Any) -> Option<u64> {
+        Some(self.reasoner.state_hash(state_of::<R>(state)?))
+    }
+
+    fn same_state(&self, a: &dyn Any, b: &dyn Any) -> bool {
+        matches!((state_of::<R>(a), state_of::<R>(b)), (Some(a), Some(b)) if a == b)
+    }
+
+    fn perft(&self) -> PerftRun {
+        let make = Arc::clone(&self.make);
+        Box::new(move |depth, root| {
+            let mut reasoner = make();
+            let root = match root {
+                Some(fluents) => reasoner
+                    .state_from_fluents(&fluents)
+                    .ok_or("the state's fluents are no state of the game")?,
+                None => reasoner.initial_state(),
+            };
+            let levels = perft_from(&mut reasoner, &root, depth).map_err(|e| e.to_string())?;
+            Ok(levels.iter().map(|l| (l.nodes, l.leaves)).collect())
+        })
+    }
+
+    fn playouts(&self) -> PlayoutsRun {
+        let make = Arc::clone(&self.make);
+        Box::new(move |asked| {
+            let budget = McBudget::Playouts(asked.count);
+            let report = parallel_flat_monte_carlo(
+                &mut make(),
+                || make(),
+                asked.threads,
+                budget,
+                asked.seed,
+                MAX_PLAYOUT_LENGTH,
+                &mut |_, _| {},
+            )
+            .map_err(|e| e.to_string())?;
+            let c = report.combined;
+            Ok(PlayoutsDone {
+                playouts: c.playouts,
+                states: c.states,
+                truncated: c.truncated,
+                seconds: c.seconds,
+                mean_goals: c.mean_goals,
+            })
+        })
+    }
+}
+
+/// The fixed orders of a game's fluents and moves (`gdlc._native.vocabulary`),
+/// with the indexes that map a state's fluents and a role's moves to them.
+struct Vocabulary {
+    fluents: Vec<String>,
+    fluent_index: HashMap<String, usize>,
+    moves: Vec<String>,
+    /// Per role, filled on first use: interned move id → index in `moves`.
+    move_index: Vec<OnceLock<HashMap<u32, usize>>>,
+}
+
+/// A game: its roles, states and moves, and the runs over them.
+#[pyclass(frozen, module = "gdlc", name = "Game")]
+pub struct Game {
+    id: u64,
+    roles: Vec<String>,
+    description: String,
+    backend: String,
+    reasoner: Mutex<Box<dyn DynGame>>,
+    vocabulary: OnceLock<Vocabulary>,
+}
+
+/// A state of a game: immutable, hashable (its Zobrist hash, the same in
+/// every backend), picklable (as its game and its fluents).
+#[pyclass(frozen, module = "gdlc", name = "State")]
+pub struct State {
+    game: Py<Game>,
+    game_id: u64,
+    hash: u64,
+    inner: AnyState,
+}
+
+/// A move of one role of a game: immutable, hashable, picklable (as its
+/// game, role and text).
+#[pyclass(frozen, module = "gdlc", name = "Move")]
+pub struct Move {
+    game: Py<Game>,
+    game_id: u64,
+    /// The role's index.
+    #[pyo3(get)]
+    role: usize,
+    id: u32,
+}
+
+/// The `Game` of reasoner `make()`, for a description given as text,
+/// named `backend` ("interpreted" or "compiled") to Python.
+pub fn new_game<R>(make: Make<R>, description: String, backend: &str) -> Game
+where
+    R: Reasoner + Send + 'static,
+    R::State: Send + Sync + 'static,
+    R::Move: Send + Sync + 'static,
+{
+    let reasoner = make();
+    let roles = reasoner.roles().to_vec();
+    Game {
+        id: NEXT_GAME_ID.fetch_add(1, Ordering::Relaxed),
+        roles,
+        description,
+        backend: backend.to_string(),
+        reasoner: Mutex::new(Box::new(Adapter {
+            reasoner,
+            make,
+            moves: Vec::new(),
+            ids: HashMap::new(),
+            scratch: Vec::new(),
+        })),
+        vocabulary: OnceLock::new(),
+    }
+}
+
+fn wrong_game(what: &str) -> PyErr {
+    PyValueError::new_err(format!("{what} of another game"))
+}
+
+impl Game {
+    fn lock(&self) -> MutexGuard<'_, Box<dyn DynGame>> {
+        // A panic cannot leave the reasoner half-updated in a way a later
+        // call could observe wrongly: each call recomputes what it reads.
+        self.reasoner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn state<'a>(&self, state: &'a State) -> PyResult<&'a (dyn Any + Send + Sync)> {
+        if state.game_id != self.id {
+            return Err(wrong_game("a state"));
+        }
+        Ok(&*state.inner)
+    }
+
+    fn role_index(&self, role: &Bound<'_, PyAny>) -> PyResult<usize> {
+        if let Ok(i) = role.extract::<usize>() {
+            return if i < self.roles.len() {
+                Ok(i)
+            } else {
+                Err(PyIndexError::new_err(format!(
+                    "role {i} of a game of {} roles",
+                    self.roles.len()
+                )))
+            };
+        }
+        let name: String = role.extract()?;
+        self.roles
+            .iter()
+            .position(|r| r.eq_ignore_ascii_case(&name))
+            .ok_or_else(|| PyValueError::new_err(format!("no role `{name}`")))
+    }
+
+    fn wrap_state(slf: &Bound<'_, Game>, inner: AnyState) -> PyResult<State> {
+        let game = slf.get();
+        let hash = game
+            .lock()
+            .state_hash(&*inner)
+            .ok_or_else(|| wrong_game("a state"))?;
+        Ok(State {
+            game: slf.clone().unbind(),
+            game_id: game.id,
+            hash,
+            inner,
+        })
+    }
+
+    fn wrap_move(slf: &Bound<'_, Game>, role: usize, id: u32) -> Move {
+        Move {
+            game: slf.clone().unbind(),
+            game_id: slf.get().id,
+            role,
+            id,
+        }
+    }
+
+    fn vocabulary(&self, py: Python<'_>) -> PyResult<&Vocabulary> {
+        if let Some(v) = self.vocabulary.get() {
+            return Ok(v);
+        }
+        let native = py.import("gdlc._native")?;
+        let (fluents, moves): (Vec<String>, Vec<String>) = native
+            .getattr("vocabulary")?
+            .call1((self.description.as_str(),))?
+            .extract()?;
+        let fluent_index = fluents
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), i))
+            .collect();
+        let move_index = self.roles.iter().map(|_| OnceLock::new()).collect();
+        Ok(self.vocabulary.get_or_init(|| Vocabulary {
+            fluents,
+            fluent_index,
+            moves,
+            move_index,
+        }))
+    }
+
+    /// Role `role`'s interned move id → index in the vocabulary's moves.
+    fn move_index(&self, py: Python<'_>, role: usize) -> PyResult<&HashMap<u32, usize>> {
+        let v = self.vocabulary(py)?;
+        Ok(v.move_index[role].get_or_init(|| {
+            let mut reasoner = self.lock();
+            v.moves
+                .iter()
+                .enumerate()
+                .filter_map(|(i, text)| Some((reasoner.parse_move(role, text)?, i)))
+                .collect()
+        }))
+    }
+
+    fn joint_ids(&self, joint: &[Bound<'_, Move>]) -> PyResult<Vec<u32>> {
+        if joint.len() != self.roles.len() {
+            return Err(PyValueError::new_err(format!(
+                "a joint move has one move per role: {} moves for {} roles",
+                joint.len(),
+                self.roles.len()
+            )));
+        }
+        joint
+            .iter()
+            .enumerate()
+            .map(|(role, m)| {
+                let m = m.get();
+                if m.game_id != self.id {
+                    Err(wrong_game("a move"))
+                } else if m.role != role {
+                    Err(PyValueError::new_err(format!(
+                        "move {role} of the joint move is role {}'s",
+                        m.role
+                    )))
+                } else {
+                    Ok(m.id)
+                }
+            })
+            .collect()
+    }
+
+    fn ids_of_indices(&self, py: Python<'_>, joint: &[usize]) -> PyResult<Vec<u32>> {
+        let v = self.vocabulary(py)?;
+        if joint.len() != self.roles.len() {
+            return Err(PyValueError::new_err(format!(
+                "a joint move has one move per role: {} for {} roles",
+                joint.len(),
+                self.roles.len()
+            )));
+        }
+        let mut reasoner = self.lock();
+        joint
+            .iter()
+            .enumerate()
+            .map(|(role, &i)| {
+                let text = v.moves.get(i).ok_or_else(|| {
+                    PyIndexError::new_err(format!("move index {i} of {}", v.moves.len()))
+                })?;
+                reasoner
+                    .parse_move(role, text)
+                    .ok_or_else(|| PyValueError::new_err(format!("no move `{text}`")))
+            })
+            .collect()
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// The object itself: it is immutable (a game shares its reasoner).
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The object itself: it is immutable (a game shares its reasoner).
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+    /// The role names, in declaration order.
+    #[getter]
+    fn roles(&self) -> Vec<String> {
+        self.roles.clone()
+    }
+
+    /// "interpreted" or "compiled".
+    #[getter]
+    fn backend(&self) -> &str {
+        &self.backend
+    }
+
+    /// The description's text.
+    #[getter]
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The initial state.
+    fn initial_state(slf: &Bound<'_, Self>) -> PyResult<State> {
+        let inner = slf.get().lock().initial_state();
+        Game::wrap_state(slf, inner)
+    }
+
+    /// Whether `state` is terminal.
+    fn is_terminal(&self, state: &State) -> PyResult<bool> {
+        let s = self.state(state)?;
+        self.lock()
+            .is_terminal(s)
+            .ok_or_else(|| wrong_game("a state"))
+    }
+
+    /// The legal moves of `role` (index or name) in `state`.
+    fn legal_moves(
+        slf: &Bound<'_, Self>,
+        state: &State,
+        role: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Move>> {
+        let game = slf.get();
+        let role = game.role_index(role)?;
+        let s = game.state(state)?;
+        let ids = game
+            .lock()
+            .legal_moves(s, role)
+            .ok_or_else(|| wrong_game("a state"))?;
+        Ok(ids
+            .into_iter()
+            .map(|id| Game::wrap_move(slf, role, id))
+            .collect())
+    }
+
+    /// The state after `joint`, one move per role in role order.
+    fn next_state(
+        slf: &Bound<'_, Self>,
+        state: &State,
+        joint: Vec<Bound<'_, Move>>,
+    ) -> PyResult<State> {
+        let game = slf.get();
+        let ids = game.joint_ids(&joint)?;
+        let s = game.state(state)?;
+        let next = game
+            .lock()
+            .next_state(s, &ids)
+            .ok_or_else(|| wrong_game("a state"))?;
+        Game::wrap_state(slf, next)
+    }
+
+    /// The state after the joint move given by indices into
+    /// `move_names()`, one per role.
+    fn apply(slf: &Bound<'_, Self>, state: &State, joint: Vec<usize>) -> PyResult<State> {
+        let game = slf.get();
+        let ids = game.ids_of_indices(slf.py(), &joint)?;
+        let s = game.state(state)?;
+        let next = game
+            .lock()
+            .next_state(s, &ids)
+            .ok_or_else(|| wrong_game("a state"))?;
+        Game::wrap_state(slf, next)
+    }
+
+    /// `apply` over many states at once, each with its joint move indices.
+    fn batch_next(
+        slf: &Bound<'_, Self>,
+        states: Vec<Bound<'_, State>>,
+        joints: Vec<Vec<usize>>,
+    ) -> PyResult<Vec<State>> {
+        if states.len() != joints.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} states and {} joint moves",
+                states.len(),
+                joints.len()
+            )));
+        }
+        states
+            .iter()
+            .zip(joints)
+            .map(|(s, j)| Game::apply(slf, s.get(), j))
+            .collect()
+    }
+
+    /// Each role's goal value in `state` (`None` where a role has no single
+    /// goal value).
+    fn goals(&self, state: &State) -> PyResult<Vec<Option<u32>>> {
+        let s = self.state(state)?;
+        let mut reasoner = self.lock();
+        (0..self.roles.len())
+            .map(|r| reasoner.goal(s, r).ok_or_else(|| wrong_game("a state")))
+            .collect()
+    }
+
+    /// The fluents true in `state`, as canonical KIF text, sorted.
+    fn fluents(&self, state: &State) -> PyResult<Vec<String>> {
+        let s = self.state(state)?;
+        self.lock().fluents(s).ok_or_else(|| wrong_game("a state"))
+    }
+
+    /// The state whose true fluents are `fluents` (KIF texts).
+    fn state_from_fluents(slf: &Bound<'_, Self>, fluents: Vec<String>) -> PyResult<State> {
+        let inner = slf
+            .get()
+            .lock()
+            .state_from_fluents(&fluents)
+            .ok_or_else(|| {
+                PyValueError::new_err("a text is no fluent of this game (or no KIF term)")
+            })?;
+        Game::wrap_state(slf, inner)
+    }
+
+    /// The canonical KIF text of `move`.
+    fn move_text(&self, r#move: &Move) -> PyResult<String> {
+        if r#move.game_id != self.id {
+            return Err(wrong_game("a move"));
+        }
+        Ok(self.lock().move_text(r#move.role, r#move.id))
+    }
+
+    /// The move of `role` written `text` in KIF (legality not checked).
+    fn parse_move(slf: &Bound<'_, Self>, role: &Bound<'_, PyAny>, text: &str) -> PyResult<Move> {
+        let game = slf.get();
+        let role = game.role_index(role)?;
+        let id = game
+            .lock()
+            .parse_move(role, text)
+            .ok_or_else(|| PyValueError::new_err(format!("no move `{text}` in this game")))?;
+        Ok(Game::wrap_move(slf, role, id))
+    }
+
+    /// The state's Zobrist hash (the same in every backend).
+    fn state_hash(&self, state: &State) -> PyResult<u64> {
+        self.state(state)?;
+        Ok(state.hash)
+    }
+
+    /// Every fluent a state can hold, in the order of `observation`.
+    fn fluent_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(self.vocabulary(py)?.fluents.clone())
+    }
+
+    /// Every move a role can make, in the order of `legal_mask` and of
+    /// `apply`'s indices (the same list for every role).
+    fn move_names(&self, py: Python<'_>, role: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        self.role_index(role)?;
+        Ok(self.vocabulary(py)?.moves.clone())
+    }
+
+    /// A numpy boolean array over `fluent_names()`: which hold in `state`.
+    fn observation<'py>(&self, py: Python<'py>, state: &State) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.vocabulary(py)?;
+        let mut bits = vec![0u8; v.fluents.len()];
+        for f in self.fluents(state)? {
+            let i = v.fluent_index.get(&f).ok_or_else(|| {
+                PyRuntimeError::new_err(format!("fluent `{f}` is not in fluent_names()"))
+            })?;
+            bits[*i] = 1;
+        }
+        bool_array(py, &bits)
+    }
+
+    /// A numpy boolean array over `move_names(role)`: which are legal for
+    /// `role` in `state`.
+    fn legal_mask<'py>(
+        &self,
+        py: Python<'py>,
+        state: &State,
+        role: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let role = self.role_index(role)?;
+        let index = self.move_index(py, role)?;
+        let mut bits = vec![0u8; self.vocabulary(py)?.moves.len()];
+        let s = self.state(state)?;
+        let mut reasoner = self.lock();
+        for id in reasoner
+            .legal_moves(s, role)
+            .ok_or_else(|| wrong_game("a state"))?
+        {
+            let i = index.get(&id).ok_or_else(|| {
+                let text = reasoner.move_text(role, id);
+                PyRuntimeError::new_err(format!("move `{text}` is not in move_names()"))
+            })?;
+            bits[*i] = 1;
+        }
+        bool_array(py, &bits)
+    }
+
+    /// Perft from `state` (default: the initial state), on a reasoner of
+    /// its own with the GIL released: `(nodes, leaves)` for each depth
+    /// `0..=depth`, as the `perft` command prints them.
+    #[pyo3(signature = (depth, state = None))]
+    fn perft(
+        &self,
+        py: Python<'_>,
+        depth: u32,
+        state: Option<&State>,
+    ) -> PyResult<Vec<(u64, u64)>> {
+        let root = match state {
+            Some(s) => Some(self.fluents(s)?),
+            None => None,
+        };
+        let run = self.lock().perft();
+        py.detach(|| run(depth, root))
+            .map_err(PyRuntimeError::new_err)
+    }
+
+    /// `n` uniformly random playouts from the initial state on `threads`
+    /// threads (default: every core), with the GIL released: a dict of
+    /// `playouts`, `states`, `truncated`, `seconds` and `mean_goals`.
+    #[pyo3(signature = (n, seed = 0, threads = None))]
+    fn random_playouts<'py>(
+        &self,
+        py: Python<'py>,
+        n: u64,
+        seed: u64,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let run = self.lock().playouts();
+        let asked = PlayoutsAsked {
+            count: n,
+            seed,
+            threads: threads.unwrap_or_else(gdl_runtime::default_threads),
+        };
+        let done = py.detach(|| run(asked)).map_err(PyRuntimeError::new_err)?;
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("playouts", done.playouts)?;
+        dict.set_item("states", done.states)?;
+        dict.set_item("truncated", done.truncated)?;
+        dict.set_item("seconds", done.seconds)?;
+        dict.set_item("mean_goals", done.mean_goals)?;
+        Ok(dict)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> Reduce<'py, (String, String)> {
+        let load = py.import("gdlc")?.getattr("_load_for_pickle")?;
+        Ok((load, (self.description.clone(), self.backend.clone())))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<gdlc.Game of {} roles ({}), {}>",
+            self.roles.len(),
+            self.roles.join(", "),
+            self.backend
+        )
+    }
+}
+
+/// A writable numpy boolean array of `bits` (each 0 or 1).
+fn bool_array<'py>(py: Python<'py>, bits: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = py.import("numpy")?;
+    let buffer = PyByteArray::new(py, bits);
+    numpy
+        .getattr("frombuffer")?
+        .call1((buffer, numpy.getattr("bool_")?))
+}
+
+#[pymethods]
+impl State {
+    /// The object itself: it is immutable (a game shares its reasoner).
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The object itself: it is immutable (a game shares its reasoner).
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self, py: Python<'_>) -> Py<Game> {
+        self.game.clone_ref(py)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.hash
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        let Ok(other) = other.cast::<State>() else {
+            return false;
+        };
+        let other = other.get();
+        other.game_id == self.game_id
+            && other.hash == self.hash
+            && self
+                .game
+                .get()
+                .lock()
+                .same_state(&*self.inner, &*other.inner)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> Reduce<'py, (Py<Game>, Vec<String>)> {
+        let restore = py.import("gdlc")?.getattr("_state_from_pickle")?;
+        let fluents = self.game.get().fluents(self)?;
+        Ok((restore, (self.game.clone_ref(py), fluents)))
+    }
+
+    fn __repr__(&self) -> String {
+        let fluents = self.game.get().fluents(self).unwrap_or_default();
+        format!("State({})", fluents.join(" "))
+    }
+}
+
+#[pymethods]
+impl Move {
+    /// The object itself: it is immutable (a game shares its reasoner).
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The object itself: it is immutable (a game shares its reasoner).
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+    /// The move's canonical KIF text.
+    #[getter]
+    fn text(&self) -> PyResult<String> {
+        self.game.get().move_text(self)
+    }
+
+    /// The game this move belongs to.
+    #[getter]
+    fn game(&self, py: Python<'_>) -> Py<Game> {
+        self.game.clone_ref(py)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.game_id.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (self.role as u64) << 32 ^ self.id as u64
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Move>().is_ok_and(|o| {
+            let o = o.get();
+            (o.game_id, o.role, o.id) == (self.game_id, self.role, self.id)
+        })
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> Reduce<'py, Bound<'py, PyTuple>> {
+        let restore = py.import("gdlc")?.getattr("_move_from_pickle")?;
+        let args = (self.game.clone_ref(py), self.role, self.text()?);
+        Ok((restore, args.into_pyobject(py)?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move({}, {:?})", self.role, self.text().unwrap_or_default())
+    }
+}
+
+/// Adds `Game`, `State` and `Move` to module `m`.
+pub fn add_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
+    m.add_class::<Move>()?;
+    Ok(())
+}

@@ -1,0 +1,194 @@
+"""The `gdlc` package against facts derived by hand and against itself
+across backends: tic-tac-toe's perft counts (9, 72, 504, 3024, 15120 leaves
+at depths 1-5), its vocabulary and masks, pickling, wrong arguments, and the
+compiled backend agreeing with the interpreter state by state."""
+
+import os
+import pickle
+import random
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gdlc
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+TICTACTOE = GAMES / "tictactoe.kif"
+
+# Tic-tac-toe's leaves at depths 1..5 (no game ends before move 5): 9, 9*8, ...
+TICTACTOE_LEAVES = [1, 9, 72, 504, 3024, 15120]
+
+
+@pytest.fixture(scope="module")
+def interpreted():
+    return gdlc.load(TICTACTOE, backend="interpreted")
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return gdlc.load(TICTACTOE, backend="compiled")
+
+
+@pytest.fixture(params=["interpreted", "compiled"])
+def game(request):
+    return request.getfixturevalue(request.param)
+
+
+def test_perft_counts_tictactoes_tree(game):
+    levels = game.perft(5)
+    assert [leaves for _, leaves in levels] == TICTACTOE_LEAVES
+    assert [nodes for nodes, _ in levels] == list(np.cumsum(TICTACTOE_LEAVES))
+
+
+def test_roles_moves_and_the_first_state(game):
+    assert game.roles == ["xplayer", "oplayer"]
+    s = game.initial_state()
+    assert not game.is_terminal(s)
+    assert [m.text for m in game.legal_moves(s, "oplayer")] == ["noop"]
+    xs = game.legal_moves(s, 0)
+    assert sorted(m.text for m in xs) == sorted(f"(mark {i} {j})" for i in (1, 2, 3) for j in (1, 2, 3))
+    assert all(m.role == 0 for m in xs)
+    assert game.parse_move(0, "( mark 2  2 )") in xs
+    # A draw (50) needs a full board: no goal yet.
+    assert game.goals(s) == [None, None]
+
+
+def test_vocabulary_observation_and_mask(game):
+    fluents = game.fluent_names()
+    assert len(fluents) == 9 * 3 + 2 and fluents == sorted(fluents)
+    assert "(control xplayer)" in fluents
+    moves = game.move_names(0)
+    assert len(moves) == 10 and "noop" in moves
+    s = game.initial_state()
+    obs = game.observation(s)
+    assert obs.dtype == np.bool_ and obs.shape == (29,)
+    assert sorted(np.array(fluents)[obs]) == game.fluents(s)
+    mask = game.legal_mask(s, 0)
+    assert mask.sum() == 9 and not mask[moves.index("noop")]
+    assert list(np.array(moves)[game.legal_mask(s, 1)]) == ["noop"]
+    obs[0] = not obs[0]  # the arrays are the caller's own
+
+
+def test_apply_batch_next_and_next_state_agree(game):
+    s = game.initial_state()
+    moves = game.move_names(0)
+    joint = [moves.index("(mark 2 2)"), moves.index("noop")]
+    by_index = game.apply(s, joint)
+    by_move = game.next_state(s, [game.parse_move(0, "(mark 2 2)"), game.parse_move(1, "noop")])
+    assert by_index == by_move and hash(by_index) == hash(by_move)
+    assert "(cell 2 2 x)" in game.fluents(by_index)
+    assert game.batch_next([s, s], [joint, joint]) == [by_index, by_index]
+
+
+def test_states_and_moves_pickle_and_hash(game):
+    s = game.initial_state()
+    m = game.legal_moves(s, 0)[3]
+    t = game.next_state(s, [m, game.legal_moves(s, 1)[0]])
+    t2, m2 = pickle.loads(pickle.dumps((t, m)))
+    assert t2 == t and hash(t2) == hash(t) == game.state_hash(t)
+    assert m2 == m and m2.text == m.text
+    assert {t: 1}[t2] == 1
+    assert game.state_from_fluents(game.fluents(t)) == t
+    assert pickle.loads(pickle.dumps(game)) is game
+
+
+def test_both_backends_hash_states_alike(interpreted, compiled):
+    s, t = interpreted.initial_state(), compiled.initial_state()
+    assert hash(s) == hash(t)
+    assert interpreted.fluents(s) == compiled.fluents(t)
+
+
+def test_compiled_agrees_with_the_interpreter_along_random_playouts(interpreted, compiled):
+    rng = random.Random(7)
+    for _ in range(20):
+        s, t = interpreted.initial_state(), compiled.initial_state()
+        while not interpreted.is_terminal(s):
+            assert not compiled.is_terminal(t)
+            assert interpreted.fluents(s) == compiled.fluents(t)
+            assert interpreted.goals(s) == compiled.goals(t)
+            joint = []
+            for role in range(2):
+                texts = sorted(m.text for m in interpreted.legal_moves(s, role))
+                assert texts == sorted(m.text for m in compiled.legal_moves(t, role))
+                joint.append(rng.choice(texts))
+            s = interpreted.next_state(s, [interpreted.parse_move(r, m) for r, m in enumerate(joint)])
+            t = compiled.next_state(t, [compiled.parse_move(r, m) for r, m in enumerate(joint)])
+        assert compiled.is_terminal(t) and interpreted.goals(s) == compiled.goals(t)
+
+
+def test_random_playouts_count_and_repeat(game):
+    r = game.random_playouts(200, seed=3, threads=2)
+    assert r["playouts"] == 200 and r["truncated"] == 0
+    # A game lasts 5 to 9 moves: 6 to 10 states.
+    assert 6 * 200 <= r["states"] <= 10 * 200
+    # x's and o's goals add up to 100 in every ending.
+    assert sum(r["mean_goals"]) == pytest.approx(100)
+    once, again = (game.random_playouts(50, seed=9, threads=1) for _ in range(2))
+    del once["seconds"], again["seconds"]
+    assert once == again
+
+
+def test_wrong_arguments_raise(game):
+    s = game.initial_state()
+    other = gdlc.load(GAMES / "threeplayer.kif", backend="interpreted")
+    with pytest.raises((ValueError, TypeError)):
+        game.legal_moves(other.initial_state(), 0)
+    with pytest.raises(ValueError, match="one move per role"):
+        game.next_state(s, game.legal_moves(s, 0)[:1])
+    with pytest.raises(ValueError, match="role"):
+        game.next_state(s, [game.legal_moves(s, 1)[0], game.legal_moves(s, 0)[0]])
+    with pytest.raises(IndexError):
+        game.legal_moves(s, 2)
+    with pytest.raises(ValueError, match="no role"):
+        game.legal_moves(s, "nobody")
+    with pytest.raises(ValueError):
+        game.parse_move(0, "(mark 1")
+    with pytest.raises(IndexError):
+        game.apply(s, [0, 99])
+    with pytest.raises(ValueError):
+        game.state_from_fluents(["(cell 1"])
+
+
+def test_an_invalid_description_raises_gdl_error_with_its_place():
+    text = "(role x)\n(init (p 1))\n(<= (legal x ?m) (true (p ?n)))\n"
+    for backend in gdlc.BACKENDS:
+        with pytest.raises(gdlc.GdlError) as raised:
+            gdlc.load(text, backend=backend)
+        e = raised.value
+        assert (e.file, e.line) == ("<description>", 3)
+        assert "unsafe" in e.text and "?m" in e.text and e.column >= 1
+
+
+def test_a_missing_file_raises_os_error(tmp_path):
+    with pytest.raises(OSError):
+        gdlc.load(tmp_path / "missing.kif", backend="interpreted")
+
+
+def test_auto_without_a_toolchain_interprets_and_says_why(monkeypatch):
+    monkeypatch.setenv("CARGO", str(Path(os.devnull) / "no-cargo"))
+    gdlc._warned.clear()
+    text = TICTACTOE.read_text() + "\n; a description of its own\n"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        game = gdlc.load(text)
+    assert game.backend == "interpreted"
+    assert any("no Rust toolchain" in str(w.message) for w in caught)
+
+
+def test_three_roles_play_in_turn():
+    game = gdlc.load(GAMES / "threeplayer.kif", backend="interpreted")
+    assert len(game.roles) == 3
+    levels = game.perft(3)
+    assert levels[0] == (1, 1)
+    s = game.initial_state()
+    movers = [r for r in range(3) if len(game.legal_moves(s, r)) > 1]
+    assert movers == [0]
+
+
+def test_perft_from_a_state_counts_its_subtree(game):
+    moves = game.move_names(0)
+    centre = game.apply(game.initial_state(), [moves.index("(mark 2 2)"), moves.index("noop")])
+    # o has 8 squares left, then x 7.
+    assert [leaves for _, leaves in game.perft(2, centre)] == [1, 8, 56]
