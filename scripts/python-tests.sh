@@ -3,7 +3,7 @@
 # clippy` of its crate (a workspace of its own), then a virtual environment
 # (target/python-venv, made if missing) with maturin, numpy, pytest,
 # OpenSpiel, PettingZoo and Ray from the package index, the package
-# installed into it from python/, and its tests run there (Ray's on a local
+# installed into it from python/, and its tests (tests/python) run there (Ray's on a local
 # cluster of two CPUs). Compiled games are built in target/python-cache (the
 # first build also builds PyO3). Extra arguments go to pytest.
 set -euo pipefail
@@ -18,5 +18,5 @@ VENV=$ROOT/target/python-venv
 "$VENV/bin/pip" install --quiet --upgrade pip
 "$VENV/bin/pip" install --quiet maturin numpy pytest open_spiel pettingzoo ray
 "$VENV/bin/pip" install --quiet ./python
-cd python/tests
+cd tests/python
 GDLC_CACHE_DIR=$ROOT/target/python-cache "$VENV/bin/python" -m pytest -q "$@"

@@ -1,11 +1,14 @@
-//! Helpers shared by the integration tests: running the `gdlc` binary,
-//! the project's games, the public corpus beside the checkout, and cargo.
+//! Helpers shared by the integration tests of `gdlc` and by the
+//! workspace's end-to-end tests (`tests/`, which include this file):
+//! running the `gdlc` binary, the project's games, the public corpus beside
+//! the checkout, and cargo.
 //!
 //! Each test file uses only some of them.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// What a run of a command gave: its exit code and its output as text.
@@ -39,9 +42,33 @@ impl Run {
     }
 }
 
+/// The `gdlc` binary: cargo's own in `gdlc`'s tests; elsewhere built once
+/// per test process with the test's profile (escargot runs cargo).
+pub fn gdlc_binary() -> PathBuf {
+    if let Some(binary) = option_env!("CARGO_BIN_EXE_gdlc") {
+        return binary.into();
+    }
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let build = escargot::CargoBuild::new()
+                .package("gdlc")
+                .bin("gdlc")
+                .manifest_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml"));
+            let build = if cfg!(debug_assertions) {
+                build
+            } else {
+                build.release()
+            };
+            let run = build.run().unwrap_or_else(|e| panic!("building gdlc: {e}"));
+            run.path().to_path_buf()
+        })
+        .clone()
+}
+
 /// Runs `gdlc` with `args`.
 pub fn gdlc(args: &[&str]) -> Run {
-    Command::new(env!("CARGO_BIN_EXE_gdlc"))
+    Command::new(gdlc_binary())
         .args(args)
         .output()
         .expect("run gdlc")
@@ -51,7 +78,7 @@ pub fn gdlc(args: &[&str]) -> Run {
 /// Runs `gdlc` with `args`, killed after `limit`: `None` when it ran that
 /// long (for input that once made it hang; its output must be small).
 pub fn gdlc_within(args: &[&str], limit: Duration) -> Option<Run> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdlc"))
+    let mut child = Command::new(gdlc_binary())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -71,7 +98,7 @@ pub fn gdlc_within(args: &[&str], limit: Duration) -> Option<Run> {
 
 /// The target folder of this build (the binaries are in `<target>/<profile>`).
 pub fn target_dir() -> PathBuf {
-    let bin = Path::new(env!("CARGO_BIN_EXE_gdlc"));
+    let bin = gdlc_binary();
     bin.ancestors().nth(2).expect("target folder").to_path_buf()
 }
 
@@ -88,7 +115,7 @@ pub fn gdlc_cached(args: &[&str]) -> Run {
 
 /// Runs `gdlc` with `args`, the cache `cache` and further variables.
 pub fn gdlc_with(args: &[&str], cache: &Path, vars: &[(&str, &str)]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gdlc"));
+    let mut command = Command::new(gdlc_binary());
     command.args(args).env("GDLC_CACHE_DIR", cache);
     for (name, value) in vars {
         command.env(name, value);

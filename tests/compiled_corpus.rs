@@ -7,10 +7,11 @@
 //! fails the sweep.
 //!
 //! Long: run it with
-//! `cargo test --release -p gdlc --test compiled_corpus -- --ignored --nocapture`.
+//! `cargo test --release -p gdlc-e2e --test compiled_corpus -- --ignored --nocapture`.
 //! Skipped with a message when `../shared` is absent. `GDLC_CORPUS_GAMES`
 //! restricts it to a comma-separated list of games.
 
+#[path = "../gdlc/tests/common/mod.rs"]
 mod common;
 
 use common::shared;
@@ -214,7 +215,7 @@ fn compiled_agrees_with_interpreter_and_oracles() {
 
     let work = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/compiled-sweep");
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
-    let gdlc = env!("CARGO_BIN_EXE_gdlc");
+    let gdlc = &common::gdlc_binary();
 
     // 1. Generate every crate.
     let start = Instant::now();

@@ -2,12 +2,13 @@
 //! cases of `../shared/games-edge`) traced by the `gdlc` binary, each in its
 //! own process with a time limit, and compared with its oracle.
 //!
-//! Long: run it with `cargo test --release -p gdlc --test corpus -- --ignored --nocapture`.
+//! Long: run it with `cargo test --release -p gdlc-e2e --test corpus -- --ignored --nocapture`.
 //! Skipped with a message when `../shared` is absent. Set `GDLC_CORPUS_GAMES`
 //! to a comma-separated list of game names to sweep only those, and
 //! `GDLC_CORPUS_BACKEND=compiled` to trace with the compiled backend (each
 //! game's build counts against its time limit; builds are cached).
 
+#[path = "../gdlc/tests/common/mod.rs"]
 mod common;
 
 use common::shared;
@@ -35,7 +36,7 @@ enum Outcome {
 
 fn run_game(kif: &Path, oracle: &Value) -> Outcome {
     let (depth, steps) = needs(oracle);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdlc"))
+    let mut child = Command::new(common::gdlc_binary())
         .arg("trace")
         .arg(kif)
         .args([

@@ -1,7 +1,7 @@
 //! Match-time compilation through [`Engines`]: a build that fails leaves
 //! the interpreter searching; a build that succeeds (ignored by default:
 //! a cold cache builds the worker in release, minutes on two cores; run
-//! with `cargo test -p gdlc-player --test compiled -- --ignored`) hands the
+//! with `cargo test --release -p gdlc-e2e --test match_time_compilation -- --ignored`) hands the
 //! search to the compiled worker, which follows the joint moves played.
 
 use gdlc_player::engines::Engines;

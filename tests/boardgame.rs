@@ -3,8 +3,9 @@
 //! its end, a hand-written game's tree is counted as derived by hand, and
 //! (`--ignored`, it builds crates) the interpreter and both compiled
 //! strategies agree on ten generated games:
-//! `cargo test --release -p gdlc --test boardgame -- --ignored --nocapture`.
+//! `cargo test --release -p gdlc-e2e --test boardgame -- --ignored --nocapture`.
 
+#[path = "../gdlc/tests/common/mod.rs"]
 mod common;
 
 use common::gdlc;
@@ -518,7 +519,7 @@ fn generated_games_agree_across_the_interpreter_and_both_strategies() {
     let mut disagreements = Vec::new();
     for (name, kif, ground) in &games {
         let interpreted = trace_of(
-            std::process::Command::new(env!("CARGO_BIN_EXE_gdlc"))
+            std::process::Command::new(common::gdlc_binary())
                 .arg("trace")
                 .arg(kif)
                 .args(&args[1..]),
