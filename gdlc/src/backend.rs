@@ -270,6 +270,43 @@ impl Prepared {
         self.dir.join("src/lib.rs")
     }
 
+    /// The folder of the release artifacts of the cache's shared target
+    /// folder, where [`Prepared::build_beside`] puts a crate's.
+    pub fn release_dir(&self) -> PathBuf {
+        self.target.join("release")
+    }
+
+    /// Builds another crate, at `dir`, that depends on this game's crate
+    /// (the player's search worker, the Python package's extension module)
+    /// with `cargo build --release` into the cache's shared target folder,
+    /// `vars` added to cargo's environment; on failure, cargo's status and
+    /// the end of its error output.
+    pub fn build_beside(&self, dir: &Path, vars: &[(&str, &str)]) -> Result<(), String> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = Command::new(&cargo)
+            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .arg(dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env_remove("CARGO_BUILD_TARGET")
+            .envs(vars.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("cannot run `{cargo}`: {e}"))?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let lines: Vec<&str> = stderr.lines().collect();
+        Err(format!(
+            "`cargo build --release` of `{}` {}:\n{}",
+            dir.display(),
+            output.status,
+            lines[lines.len().saturating_sub(STDERR_TAIL)..].join("\n")
+        ))
+    }
+
     /// Builds the crate with `cargo build --release` (cargo is `$CARGO`, else
     /// `cargo` on the `PATH`) into the cache's shared target folder.
     pub fn build(&self) -> Result<(), Error> {

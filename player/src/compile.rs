@@ -7,10 +7,6 @@
 use gdlc::backend::Cache;
 use gdlc::output::write_if_changed;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-/// Lines of cargo's error output kept when a build fails.
-const STDERR_TAIL: usize = 20;
 
 /// Compiles `description`, writes and builds its search worker in `cache`;
 /// returns the worker binary.
@@ -28,14 +24,9 @@ pub fn build_worker(cache: &Cache, description: &str) -> Result<PathBuf, String>
         .to_string();
     let worker = game.dir.with_file_name(format!("{package}-player"));
     write_worker(&worker, &package)?;
-    let target = game
-        .binary
-        .parent()
-        .and_then(Path::parent)
-        .ok_or("the cache has no target folder")?;
-    cargo_build(&worker, target)?;
-    let binary = target
-        .join("release")
+    game.build_beside(&worker, &[])?;
+    let binary = game
+        .release_dir()
         .join(format!("{package}-player{}", std::env::consts::EXE_SUFFIX));
     if binary.is_file() {
         Ok(binary)
@@ -71,30 +62,4 @@ fn write_worker(dir: &Path, package: &str) -> Result<(), String> {
         write_if_changed(&dir.join(file), content.as_bytes()).map_err(|e| e.to_string())?;
     }
     Ok(())
-}
-
-/// `cargo build --release` of the crate at `dir` into `target`.
-fn cargo_build(dir: &Path, target: &Path) -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(&cargo)
-        .args(["build", "--release", "--quiet", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", target)
-        .env_remove("CARGO_BUILD_TARGET")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("cannot run `{cargo}`: {e}"))?;
-    if output.status.success() {
-        return Ok(());
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let lines: Vec<&str> = stderr.lines().collect();
-    Err(format!(
-        "`cargo build --release` of `{}` {}:\n{}",
-        dir.display(),
-        output.status,
-        lines[lines.len().saturating_sub(STDERR_TAIL)..].join("\n")
-    ))
 }

@@ -10,7 +10,6 @@
 use gdlc::backend::Cache;
 use gdlc::output::{fnv1a64, write_if_changed};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// The source of the classes every extension module defines.
 const GAME_RS: &str = include_str!("game.rs");
@@ -18,9 +17,6 @@ const GAME_RS: &str = include_str!("game.rs");
 /// The PyO3 requirement of the extension modules: the one this module was
 /// built with, so `game.rs` compiles alike in both.
 const PYO3: &str = "0.28";
-
-/// Lines of cargo's error output kept when a build fails.
-const STDERR_TAIL: usize = 30;
 
 /// A built extension module.
 pub struct Built {
@@ -47,14 +43,9 @@ pub fn build(loaded: &gdlc::Loaded, python: &str) -> Result<Built, String> {
     let dir = game.dir.with_file_name(format!("{package}-python"));
     let runtime = gdlc::runtime_copy::runtime_path(None).map_err(|e| e.to_string())?;
     write_module_crate(&dir, &package, &module, &runtime)?;
-    let target = game
-        .binary
-        .parent()
-        .and_then(Path::parent)
-        .ok_or("the cache has no target folder")?;
-    cargo_build(&dir, target, python)?;
-    let built = target
-        .join("release")
+    game.build_beside(&dir, &[("PYO3_PYTHON", python)])?;
+    let built = game
+        .release_dir()
         .join(format!("lib{module}{}", std::env::consts::DLL_SUFFIX));
     let bytes = std::fs::read(&built).map_err(|e| format!("`{}`: {e}", built.display()))?;
     let library = dir.join("modules").join(format!(
@@ -107,31 +98,4 @@ fn write_module_crate(
         write_if_changed(&dir.join(file), content.as_bytes()).map_err(|e| e.to_string())?;
     }
     Ok(())
-}
-
-/// `cargo build --release` of the crate at `dir` into `target`.
-fn cargo_build(dir: &Path, target: &Path, python: &str) -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(&cargo)
-        .args(["build", "--release", "--quiet", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", target)
-        .env("PYO3_PYTHON", python)
-        .env_remove("CARGO_BUILD_TARGET")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("cannot run `{cargo}`: {e}"))?;
-    if output.status.success() {
-        return Ok(());
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let lines: Vec<&str> = stderr.lines().collect();
-    let tail = lines[lines.len().saturating_sub(STDERR_TAIL)..].join("\n");
-    Err(format!(
-        "`{cargo} build --release` of `{}` {}:\n{tail}",
-        dir.display(),
-        output.status
-    ))
 }
