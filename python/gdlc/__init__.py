@@ -111,17 +111,16 @@ def _warn_once(message):
 
 
 def _compiled(text, name):
+    """The compiled game: its extension module built (or found built) in
+    the cache and imported once per library file."""
     module_name, library = _native.build_compiled(text, name, sys.executable)
     module = _modules.get(library)
-    if module is None:
-        module = sys.modules.get(module_name)
     if module is None:
         loader = importlib.machinery.ExtensionFileLoader(module_name, library)
         spec = importlib.util.spec_from_file_location(module_name, library, loader=loader)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        sys.modules[module_name] = module
-    _modules[library] = module
+        _modules[library] = module
     return module.new_game(text)
 
 

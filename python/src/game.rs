@@ -44,7 +44,8 @@ const MAX_PLAYOUT_LENGTH: u64 = 10_000;
 /// The identity of each `Game` made in this process.
 static NEXT_GAME_ID: AtomicU64 = AtomicU64::new(1);
 
-/// A reasoner with its types hidden: what [`Game`] calls.
+/// A reasoner with its types hidden: what [`Game`] calls. A method given
+/// a state answers `None` when the state is not of this reasoner's type.
 trait DynGame: Send {
     fn initial_state(&mut self) -> AnyState;
     fn is_terminal(&mut self, state: &dyn Any) -> Option<bool>;
@@ -214,8 +215,17 @@ struct Vocabulary {
     fluents: Vec<String>,
     fluent_index: HashMap<String, usize>,
     moves: Vec<String>,
-    /// Per role, filled on first use: interned move id → index in `moves`.
-    move_index: Vec<OnceLock<HashMap<u32, usize>>>,
+    /// Per role, filled on first use: its moves' interned ids.
+    role_moves: Vec<OnceLock<RoleMoves>>,
+}
+
+/// One role's moves of the vocabulary as interned ids, both ways.
+struct RoleMoves {
+    /// Interned move id → index in the vocabulary's moves.
+    index_of: HashMap<u32, usize>,
+    /// Index in the vocabulary's moves → interned id (`None`: no move of
+    /// this reasoner's).
+    id_of: Vec<Option<u32>>,
 }
 
 /// A game: its roles, states and moves, and the runs over them.
@@ -350,25 +360,31 @@ impl Game {
             .enumerate()
             .map(|(i, f)| (f.clone(), i))
             .collect();
-        let move_index = self.roles.iter().map(|_| OnceLock::new()).collect();
+        let role_moves = self.roles.iter().map(|_| OnceLock::new()).collect();
         Ok(self.vocabulary.get_or_init(|| Vocabulary {
             fluents,
             fluent_index,
             moves,
-            move_index,
+            role_moves,
         }))
     }
 
-    /// Role `role`'s interned move id → index in the vocabulary's moves.
-    fn move_index(&self, py: Python<'_>, role: usize) -> PyResult<&HashMap<u32, usize>> {
+    /// Role `role`'s moves of the vocabulary as interned ids.
+    fn role_moves(&self, py: Python<'_>, role: usize) -> PyResult<&RoleMoves> {
         let v = self.vocabulary(py)?;
-        Ok(v.move_index[role].get_or_init(|| {
+        Ok(v.role_moves[role].get_or_init(|| {
             let mut reasoner = self.lock();
-            v.moves
+            let id_of: Vec<Option<u32>> = v
+                .moves
+                .iter()
+                .map(|text| reasoner.parse_move(role, text))
+                .collect();
+            let index_of = id_of
                 .iter()
                 .enumerate()
-                .filter_map(|(i, text)| Some((reasoner.parse_move(role, text)?, i)))
-                .collect()
+                .filter_map(|(i, id)| Some(((*id)?, i)))
+                .collect();
+            RoleMoves { index_of, id_of }
         }))
     }
 
@@ -408,17 +424,14 @@ impl Game {
                 self.roles.len()
             )));
         }
-        let mut reasoner = self.lock();
         joint
             .iter()
             .enumerate()
             .map(|(role, &i)| {
-                let text = v.moves.get(i).ok_or_else(|| {
+                let id = self.role_moves(py, role)?.id_of.get(i).ok_or_else(|| {
                     PyIndexError::new_err(format!("move index {i} of {}", v.moves.len()))
                 })?;
-                reasoner
-                    .parse_move(role, text)
-                    .ok_or_else(|| PyValueError::new_err(format!("no move `{text}`")))
+                id.ok_or_else(|| PyValueError::new_err(format!("no move `{}`", v.moves[i])))
             })
             .collect()
     }
@@ -622,7 +635,7 @@ impl Game {
         role: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let role = self.role_index(role)?;
-        let index = self.move_index(py, role)?;
+        let index = &self.role_moves(py, role)?.index_of;
         let mut bits = vec![0u8; self.vocabulary(py)?.moves.len()];
         let s = self.state(state)?;
         let mut reasoner = self.lock();
