@@ -124,7 +124,7 @@ class _Layout:
 
     def legal(self, state, role):
         """The legal actions of `role` in `state`, ascending."""
-        return np.flatnonzero(self.gdl.legal_mask(state, role)).tolist()
+        return self.gdl.legal_indices(state, role)
 
 
 class GdlState(pyspiel.State):

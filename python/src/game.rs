@@ -626,6 +626,33 @@ impl Game {
         bool_array(py, &bits)
     }
 
+    /// The indices into `move_names(role)` of `role`'s legal moves in
+    /// `state`, ascending.
+    fn legal_indices(
+        &self,
+        py: Python<'_>,
+        state: &State,
+        role: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<usize>> {
+        let role = self.role_index(role)?;
+        let index = &self.role_moves(py, role)?.index_of;
+        let s = self.state(state)?;
+        let mut reasoner = self.lock();
+        let mut indices = reasoner
+            .legal_moves(s, role)
+            .ok_or_else(|| wrong_game("a state"))?
+            .into_iter()
+            .map(|id| {
+                index.get(&id).copied().ok_or_else(|| {
+                    let text = reasoner.move_text(role, id);
+                    PyRuntimeError::new_err(format!("move `{text}` is not in move_names()"))
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        indices.sort_unstable();
+        Ok(indices)
+    }
+
     /// A numpy boolean array over `move_names(role)`: which are legal for
     /// `role` in `state`.
     fn legal_mask<'py>(
@@ -634,20 +661,9 @@ impl Game {
         state: &State,
         role: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let role = self.role_index(role)?;
-        let index = &self.role_moves(py, role)?.index_of;
         let mut bits = vec![0u8; self.vocabulary(py)?.moves.len()];
-        let s = self.state(state)?;
-        let mut reasoner = self.lock();
-        for id in reasoner
-            .legal_moves(s, role)
-            .ok_or_else(|| wrong_game("a state"))?
-        {
-            let i = index.get(&id).ok_or_else(|| {
-                let text = reasoner.move_text(role, id);
-                PyRuntimeError::new_err(format!("move `{text}` is not in move_names()"))
-            })?;
-            bits[*i] = 1;
+        for i in self.legal_indices(py, state, role)? {
+            bits[i] = 1;
         }
         bool_array(py, &bits)
     }

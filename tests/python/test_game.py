@@ -67,6 +67,8 @@ def test_vocabulary_observation_and_mask(game):
     assert sorted(np.array(fluents)[obs]) == game.fluents(s)
     mask = game.legal_mask(s, 0)
     assert mask.sum() == 9 and not mask[moves.index("noop")]
+    assert game.legal_indices(s, 0) == np.flatnonzero(mask).tolist()
+    assert game.legal_indices(s, "oplayer") == [moves.index("noop")]
     assert list(np.array(moves)[game.legal_mask(s, 1)]) == ["noop"]
     obs[0] = not obs[0]  # the arrays are the caller's own
 
