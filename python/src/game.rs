@@ -10,7 +10,7 @@
 //! (`perft`, `random_playouts`) build reasoners of their own and release
 //! the GIL.
 
-use gdl_runtime::{parallel_flat_monte_carlo, perft_from, McBudget, Reasoner};
+use gdl_runtime::{parallel_flat_monte_carlo, parallel_perft, McBudget, Reasoner};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
@@ -29,7 +29,14 @@ pub type Make<R> = Arc<dyn Fn() -> R + Send + Sync>;
 /// Its root is the state of the given fluents, else the initial state (a
 /// state travels between reasoners as its fluents: an interpreter's state
 /// is made of its own term numbers).
-type PerftRun = Box<dyn FnOnce(u32, Option<Vec<String>>) -> Result<Vec<(u64, u64)>, String> + Send>;
+type PerftRun = Box<dyn FnOnce(PerftAsked) -> Result<Vec<(u64, u64)>, String> + Send>;
+
+/// What `perft` asks.
+struct PerftAsked {
+    depth: u32,
+    root: Option<Vec<String>>,
+    threads: usize,
+}
 
 /// A run of random playouts on reasoners of its own.
 type PlayoutsRun = Box<dyn FnOnce(PlayoutsAsked) -> Result<PlayoutsDone, String> + Send>;
@@ -170,15 +177,17 @@ where
 
     fn perft(&self) -> PerftRun {
         let make = Arc::clone(&self.make);
-        Box::new(move |depth, root| {
+        Box::new(move |asked| {
             let mut reasoner = make();
-            let root = match root {
+            let root = match asked.root {
                 Some(fluents) => reasoner
                     .state_from_fluents(&fluents)
                     .ok_or("the state's fluents are no state of the game")?,
                 None => reasoner.initial_state(),
             };
-            let levels = perft_from(&mut reasoner, &root, depth).map_err(|e| e.to_string())?;
+            let levels =
+                parallel_perft(&mut reasoner, &root, || make(), asked.threads, asked.depth)
+                    .map_err(|e| e.to_string())?;
             Ok(levels.iter().map(|l| (l.nodes, l.leaves)).collect())
         })
     }
@@ -668,23 +677,29 @@ impl Game {
         bool_array(py, &bits)
     }
 
-    /// Perft from `state` (default: the initial state), on a reasoner of
-    /// its own with the GIL released: `(nodes, leaves)` for each depth
-    /// `0..=depth`, as the `perft` command prints them.
-    #[pyo3(signature = (depth, state = None))]
+    /// Perft from `state` (default: the initial state) on `threads` threads
+    /// (default: every core), on reasoners of its own with the GIL
+    /// released: `(nodes, leaves)` for each depth `0..=depth`, as the
+    /// `perft` command prints them.
+    #[pyo3(signature = (depth, state = None, threads = None))]
     fn perft(
         &self,
         py: Python<'_>,
         depth: u32,
         state: Option<&State>,
+        threads: Option<usize>,
     ) -> PyResult<Vec<(u64, u64)>> {
         let root = match state {
             Some(s) => Some(self.fluents(s)?),
             None => None,
         };
+        let asked = PerftAsked {
+            depth,
+            root,
+            threads: threads.unwrap_or_else(gdl_runtime::default_threads),
+        };
         let run = self.lock().perft();
-        py.detach(|| run(depth, root))
-            .map_err(PyRuntimeError::new_err)
+        py.detach(|| run(asked)).map_err(PyRuntimeError::new_err)
     }
 
     /// `n` uniformly random playouts from the initial state on `threads`

@@ -235,9 +235,14 @@ fn perft_node<R: Reasoner>(
 /// last state evaluates the node once; a node with more joint moves (four
 /// players choosing among 101 numbers: 104 million) is expanded in batches
 /// of this many, in bounded memory.
-const MAX_CHILDREN_AT_ONCE: usize = 1 << 14;
+pub(crate) const MAX_CHILDREN_AT_ONCE: usize = 1 << 14;
 
-fn no_legal_moves<R: Reasoner>(r: &mut R, state: &R::State, legal: &[Vec<R::Move>]) -> DriverError {
+/// The error of a state where some role of `legal` has no legal move.
+pub(crate) fn no_legal_moves<R: Reasoner>(
+    r: &mut R,
+    state: &R::State,
+    legal: &[Vec<R::Move>],
+) -> DriverError {
     let role = legal.iter().position(|m| m.is_empty()).unwrap_or(0);
     DriverError::NoLegalMoves {
         role: r.roles()[role].clone(),

@@ -12,6 +12,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("src/lib.rs", include_str!("lib.rs")),
     ("src/open_terms.rs", include_str!("open_terms.rs")),
     ("src/parallel.rs", include_str!("parallel.rs")),
+    ("src/parallel_perft.rs", include_str!("parallel_perft.rs")),
     ("src/report.rs", include_str!("report.rs")),
     ("src/sources.rs", include_str!("sources.rs")),
     ("src/support.rs", include_str!("support.rs")),

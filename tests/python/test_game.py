@@ -194,3 +194,10 @@ def test_perft_from_a_state_counts_its_subtree(game):
     centre = game.apply(game.initial_state(), [moves.index("(mark 2 2)"), moves.index("noop")])
     # o has 8 squares left, then x 7.
     assert [leaves for _, leaves in game.perft(2, centre)] == [1, 8, 56]
+
+
+def test_perft_counts_alike_on_any_number_of_threads(game):
+    one = game.perft(6, threads=1)
+    # 1 440 games end with x's third mark: (15 120 - 1 440) * 4 positions.
+    assert [leaves for _, leaves in one] == TICTACTOE_LEAVES + [54720]
+    assert game.perft(6, threads=3) == one
