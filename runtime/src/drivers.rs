@@ -143,21 +143,25 @@ fn perft_pass<R: Reasoner>(
     if !perft_node(r, root, 0, &mut frames, &mut leaves, &mut clock)? {
         return Ok(None);
     }
+    Ok(Some(levels(&leaves)))
+}
+
+/// The perft levels of the leaf counts per depth (nodes: the leaves of
+/// every depth up to a level's, added up).
+pub(crate) fn levels(leaves: &[u64]) -> Vec<PerftLevel> {
     let mut nodes = 0;
-    Ok(Some(
-        leaves
-            .iter()
-            .enumerate()
-            .map(|(d, &l)| {
-                nodes += l;
-                PerftLevel {
-                    depth: d as u32,
-                    nodes,
-                    leaves: l,
-                }
-            })
-            .collect(),
-    ))
+    leaves
+        .iter()
+        .enumerate()
+        .map(|(d, &l)| {
+            nodes += l;
+            PerftLevel {
+                depth: d as u32,
+                nodes,
+                leaves: l,
+            }
+        })
+        .collect()
 }
 
 /// Checks a deadline every few hundred calls.

@@ -4,7 +4,7 @@
 //! travels to its thread as its fluents (a reasoner's states are its own:
 //! the interpreter's are made of its own term numbers).
 
-use crate::drivers::{no_legal_moves, MAX_CHILDREN_AT_ONCE};
+use crate::drivers::{levels, no_legal_moves, MAX_CHILDREN_AT_ONCE};
 use crate::{perft_from, DriverError, PerftLevel, Reasoner};
 use std::panic::resume_unwind;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -49,19 +49,7 @@ where
             leaves[d + 1] += count;
         }
     }
-    let mut nodes = 0;
-    Ok(leaves
-        .iter()
-        .enumerate()
-        .map(|(d, &l)| {
-            nodes += l;
-            PerftLevel {
-                depth: d as u32,
-                nodes,
-                leaves: l,
-            }
-        })
-        .collect())
+    Ok(levels(&leaves))
 }
 
 /// The fluents of every child of `root`, one per joint move; `None` when
