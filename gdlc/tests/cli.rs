@@ -70,6 +70,20 @@ fn syntax_error_positions() {
 #[test]
 fn keyword_discipline() {
     assert_error(
+        &format!("(role a)\n(<= (r) (sees a p))\n(<= (sees a p) (true q))\n{GAME_TAIL}"),
+        "sees-in-body",
+        2,
+        9,
+        "`sees` cannot be read by a rule",
+    );
+    assert_error(
+        &format!("(role a)\n(<= (sees a) (true q))\n{GAME_TAIL}"),
+        "keyword-arity",
+        2,
+        5,
+        "`sees` takes 2 arguments, found 1",
+    );
+    assert_error(
         &format!("(role a)\n(<= (true p) (r))\n(r)\n{GAME_TAIL}"),
         "true-in-head",
         2,

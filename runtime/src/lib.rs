@@ -25,6 +25,7 @@ pub mod kif;
 mod open_terms;
 mod parallel;
 mod parallel_perft;
+mod percepts;
 #[cfg(feature = "cli")]
 pub mod report;
 pub mod sources;
@@ -38,6 +39,7 @@ pub use parallel::{
     default_threads, parallel_flat_monte_carlo, McThreadCounts, ParallelMcReport, MAX_THREADS,
 };
 pub use parallel_perft::parallel_perft;
+pub use percepts::{PerceptError, RANDOM_ROLE};
 
 /// Includes the reasoner that a build script generated with
 /// `gdlc::Builder` (or `gdlc::compile_game`) as `$OUT_DIR/NAME.rs`, as the
@@ -116,6 +118,53 @@ pub trait Reasoner {
     /// depends only on its canonical text, so every reasoner of a game (the
     /// interpreter and each compiled one) gives a state the same hash.
     fn state_hash(&self, state: &Self::State) -> u64;
+
+    /// The index of the role `random` (GDL-II: its move is drawn uniformly
+    /// from its legal moves, and it perceives nothing), if the game has one.
+    fn random_role(&self) -> Option<usize> {
+        self.roles().iter().position(|r| r == RANDOM_ROLE)
+    }
+    /// The ids of the percepts of role `role` (GDL-II `sees`) when `joint` is
+    /// played in `state`, ascending and distinct, into `out` (cleared
+    /// first); see [`Reasoner::percept_text`]. A game without `sees` has
+    /// none. Refuses the role `random`, a role out of range and a joint
+    /// move of the wrong length.
+    fn percepts(
+        &mut self,
+        state: &Self::State,
+        joint: &[Self::Move],
+        role: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), PerceptError> {
+        out.clear();
+        let roles = self.roles().len();
+        if role >= roles {
+            return Err(PerceptError::NoSuchRole { role, roles });
+        }
+        if joint.len() != roles {
+            return Err(PerceptError::JointMoveLength {
+                moves: joint.len(),
+                roles,
+            });
+        }
+        if self.random_role() == Some(role) {
+            return Err(PerceptError::RandomRole);
+        }
+        self.sees(state, joint, role, out);
+        Ok(())
+    }
+    /// What [`Reasoner::percepts`] answers once it has checked its
+    /// arguments: the reasoner's own evaluation of `sees`, with `out`
+    /// empty on entry. A reasoner of a game with `sees` provides it.
+    fn sees(&mut self, state: &Self::State, joint: &[Self::Move], role: usize, out: &mut Vec<u32>) {
+        let _ = (state, joint, role, out);
+    }
+    /// The canonical KIF text of a percept id that [`Reasoner::percepts`]
+    /// answered; `None` for an id it never answers.
+    fn percept_text(&self, percept: u32) -> Option<String> {
+        let _ = percept;
+        None
+    }
 }
 
 /// The Zobrist key of a fluent, from its canonical KIF text: FNV-1a over

@@ -13,6 +13,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("src/open_terms.rs", include_str!("open_terms.rs")),
     ("src/parallel.rs", include_str!("parallel.rs")),
     ("src/parallel_perft.rs", include_str!("parallel_perft.rs")),
+    ("src/percepts.rs", include_str!("percepts.rs")),
     ("src/report.rs", include_str!("report.rs")),
     ("src/sources.rs", include_str!("sources.rs")),
     ("src/support.rs", include_str!("support.rs")),

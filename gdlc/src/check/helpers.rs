@@ -194,6 +194,7 @@ fn helper_relations(rules: &[NormalRule]) -> Vec<Relation> {
                 | "true"
                 | "does"
                 | "next"
+                | "sees"
                 | "legal"
                 | "goal"
                 | "terminal"

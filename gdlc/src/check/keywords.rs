@@ -19,6 +19,7 @@ const KEYWORD_ARITY: &[(&str, usize)] = &[
     ("terminal", 0),
     ("base", 1),
     ("input", 2),
+    ("sees", 2),
 ];
 
 /// The keywords that only declare a game's vocabulary: nothing a player
@@ -74,6 +75,7 @@ pub fn check_forms(description: &Description, out: &mut Vec<Diagnostic>) {
         for literal in &rule.body {
             collect_atoms(literal, &mut atoms, out);
         }
+        check_sees_in_body(&rule.body, out);
         let head = &rule.head;
         if head.name == "true" || head.name == "does" {
             out.push(
@@ -116,6 +118,23 @@ pub fn check_forms(description: &Description, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::error("no-roles", "the description declares no role")
                 .note("add a fact such as `(role white)` for each player"),
+        );
+    }
+}
+
+/// GDL-II's `sees`, like `next`, answers a question about a state and a
+/// joint move; no rule may read it.
+fn check_sees_in_body(body: &[Literal], out: &mut Vec<Diagnostic>) {
+    let mut atoms = Vec::new();
+    let mut ignored = Vec::new();
+    for literal in body {
+        collect_atoms(literal, &mut atoms, &mut ignored);
+    }
+    for atom in atoms.into_iter().filter(|a| a.name == "sees") {
+        out.push(
+            Diagnostic::error("sees-in-body", "`sees` cannot be read by a rule")
+                .at(atom.span, "`sees` in a body")
+                .note("`sees` gives each role its percepts after a joint move (GDL-II); like `next`, it only appears in heads"),
         );
     }
 }

@@ -10,7 +10,7 @@ use super::table::Table;
 use super::{Interpreter, State, Stratum};
 use crate::graph::{Polarity, RelationGraph};
 use crate::ir::terms::{TermData, TermId, TermStore};
-use crate::ir::{written_name, Class};
+use crate::ir::{written_name, Class, PHASES};
 use crate::normal::NormalRule;
 use crate::syntax::ast::{Atom, Relation, Term};
 use petgraph::graph::NodeIndex;
@@ -38,7 +38,7 @@ pub(super) struct Builder<'r> {
     true_rel: RelId,
     does_rel: RelId,
     /// Relations each phase reads its answer from.
-    answers: [Vec<RelId>; 4],
+    answers: [Vec<RelId>; PHASES],
     /// The `init` relations.
     init_rel: Vec<RelId>,
     /// The relations the phases, the roles and the initial state read.
@@ -89,6 +89,7 @@ impl<'r> Builder<'r> {
             keyword("next", 1),
             keyword("terminal", 0),
             keyword("goal", 2),
+            keyword("sees", 2),
         ];
         let roles_rel = keyword("role", 1);
         let init_rel = keyword("init", 1);
@@ -385,7 +386,7 @@ impl<'r> Builder<'r> {
 
     /// The strata each phase needs, in evaluation order: those of the
     /// materialized relations its answers depend on.
-    fn phases(&self, on_demand: &[bool]) -> [Vec<usize>; 4] {
+    fn phases(&self, on_demand: &[bool]) -> [Vec<usize>; PHASES] {
         let strata_of = |roots: &[RelId]| -> Vec<usize> {
             let roots: Vec<Relation> = roots.iter().map(|&r| self.relations[r].clone()).collect();
             let mut s: Vec<usize> = self
@@ -399,12 +400,7 @@ impl<'r> Builder<'r> {
             s.dedup();
             s
         };
-        [
-            strata_of(&self.answers[0]),
-            strata_of(&self.answers[1]),
-            strata_of(&self.answers[2]),
-            strata_of(&self.answers[3]),
-        ]
+        std::array::from_fn(|phase| strata_of(&self.answers[phase]))
     }
 
     /// The interpreter, once the static strata that read relations answered

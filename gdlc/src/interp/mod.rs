@@ -17,7 +17,7 @@ pub use crate::ir::limits::{
     catch_limit, quiet_resource_limits, ResourceLimit, MAX_ROWS, MAX_TERMS, MAX_WORK,
 };
 use crate::ir::terms::{TermId, TermStore};
-use crate::ir::{Class, Phase};
+use crate::ir::{Class, Phase, PHASES};
 use crate::syntax::ast::Relation;
 use crate::Loaded;
 use eval::{DemandCache, DemandPlans};
@@ -63,9 +63,9 @@ pub struct Interpreter {
     /// The class of each called form's relation.
     form_class: Vec<Class>,
     /// Strata each phase needs, in evaluation order.
-    phases: [Vec<usize>; 4],
+    phases: [Vec<usize>; PHASES],
     /// Relations each phase reads its answer from.
-    answers: [Vec<RelId>; 4],
+    answers: [Vec<RelId>; PHASES],
     true_rel: RelId,
     does_rel: RelId,
     roles: Vec<String>,
@@ -291,6 +291,24 @@ impl Reasoner for Interpreter {
             .iter()
             .map(|&f| gdl_runtime::zobrist_key(&self.store.text(f)))
             .fold(0, |h, k| h ^ k)
+    }
+
+    /// Percept ids are the interpreter's term ids.
+    fn sees(&mut self, state: &State, joint: &[Move], role: usize, out: &mut Vec<u32>) {
+        self.load_state(state);
+        self.load_moves(joint);
+        let who = self.role_terms[role];
+        out.extend(
+            self.answer(state, Phase::Sees)
+                .filter(|row| row[0] == who)
+                .map(|row| row[1]),
+        );
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    fn percept_text(&self, percept: u32) -> Option<String> {
+        ((percept as usize) < self.store.len()).then(|| self.store.text(percept))
     }
 }
 

@@ -20,8 +20,8 @@ pub enum Class {
     Move,
 }
 
-/// The four questions a reasoner answers, in the order of the arrays indexed
-/// by phase.
+/// The questions a reasoner answers, in the order of the arrays indexed by
+/// phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// `legal/2`.
@@ -32,7 +32,12 @@ pub enum Phase {
     Terminal = 2,
     /// `goal/2`.
     Goal = 3,
+    /// `sees/2` (GDL-II percepts), read in a state with a joint move.
+    Sees = 4,
 }
+
+/// How many [`Phase`]s there are.
+pub const PHASES: usize = 5;
 
 /// Separator between a relation's name and the constant arguments that refine
 /// it (see [`crate::normal::refine`]); a space can never occur in a KIF

@@ -1,0 +1,177 @@
+//! GDL-II (chance and imperfect information) through the reference
+//! interpreter: the role `random`, the percepts `sees` gives, the errors for
+//! what cannot be asked, and the compiler's refusal by name.
+//!
+//! Every expected number is derived by hand from the rules of the game
+//! (Monty Hall: switching wins 2/3 of the time, staying 1/3), never
+//! obtained by running gdlc.
+
+mod common;
+
+use common::project_game_path;
+use gdl_runtime::{PerceptError, Reasoner};
+use gdlc::interp::Interpreter;
+
+type Move = <Interpreter as Reasoner>::Move;
+
+fn monty_hall() -> Interpreter {
+    Interpreter::from_path(&project_game_path("gdl-ii/montyhall")).expect("montyhall.kif loads")
+}
+
+/// The joint move of the texts (candidate first, as the roles are declared).
+fn joint(r: &mut Interpreter, texts: [&str; 2]) -> Vec<Move> {
+    (0..2)
+        .map(|role| r.parse_move(role, texts[role]).expect("a move"))
+        .collect()
+}
+
+/// The candidate's percepts after `joint` in `state`, as text.
+fn seen(
+    r: &mut Interpreter,
+    state: &<Interpreter as Reasoner>::State,
+    joint: &[Move],
+) -> Vec<String> {
+    let mut ids = Vec::new();
+    r.percepts(state, joint, 0, &mut ids)
+        .expect("the candidate perceives");
+    ids.iter()
+        .map(|&id| r.percept_text(id).expect("a percept's text"))
+        .collect()
+}
+
+#[test]
+fn monty_hall_declares_random_and_the_candidate_sees_the_opened_door() {
+    let mut r = monty_hall();
+    assert_eq!(r.roles(), ["candidate", "random"]);
+    assert_eq!(r.random_role(), Some(1));
+    // The car behind door 1, the candidate on door 2: the only door the
+    // host may open is 3, and the candidate sees "3" and nothing else.
+    let s0 = r.initial_state();
+    let j1 = joint(&mut r, ["(choose 2)", "(hide_car 1)"]);
+    assert_eq!(
+        seen(&mut r, &s0, &j1),
+        Vec::<String>::new(),
+        "hiding the car is unseen"
+    );
+    let s1 = r.next_state(&s0, &j1);
+    let mut opens = Vec::new();
+    r.legal_moves(&s1, 1, &mut opens);
+    let opens: Vec<String> = opens.iter().map(|&m| r.move_text(1, m)).collect();
+    assert_eq!(opens, ["(open_door 3)"]);
+    let j2 = joint(&mut r, ["noop", "(open_door 3)"]);
+    assert_eq!(seen(&mut r, &s1, &j2), ["3"]);
+    let s2 = r.next_state(&s1, &j2);
+    let j3 = joint(&mut r, ["switch", "noop"]);
+    assert_eq!(seen(&mut r, &s2, &j3), Vec::<String>::new());
+    let s3 = r.next_state(&s2, &j3);
+    assert!(r.is_terminal(&s3));
+    assert_eq!(
+        r.goal(&s3, 0),
+        Some(100),
+        "switching from 2 lands on the car at 1"
+    );
+}
+
+#[test]
+fn percepts_of_random_of_no_role_or_of_a_short_joint_move_are_refused() {
+    let mut r = monty_hall();
+    let s0 = r.initial_state();
+    let j1 = joint(&mut r, ["(choose 2)", "(hide_car 1)"]);
+    let mut out = vec![7];
+    assert_eq!(
+        r.percepts(&s0, &j1, 1, &mut out),
+        Err(PerceptError::RandomRole)
+    );
+    assert!(out.is_empty(), "out is cleared even when refused");
+    assert_eq!(
+        r.percepts(&s0, &j1, 2, &mut out),
+        Err(PerceptError::NoSuchRole { role: 2, roles: 2 })
+    );
+    assert_eq!(
+        r.percepts(&s0, &j1[..1], 0, &mut out),
+        Err(PerceptError::JointMoveLength { moves: 1, roles: 2 })
+    );
+    assert!(PerceptError::RandomRole.to_string().contains("`random`"));
+}
+
+/// A splitmix64 stream: the playouts' fixed-seed draws.
+struct Draws(u64);
+
+impl Draws {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+#[test]
+fn in_random_playouts_switching_wins_two_thirds_and_staying_one_third() {
+    let mut r = monty_hall();
+    let mut draws = Draws(2026);
+    // [stayed, switched] × [playouts, wins]
+    let mut tally = [[0u32; 2]; 2];
+    let mut legal = Vec::new();
+    for _ in 0..3000 {
+        let mut state = r.initial_state();
+        let mut switched = false;
+        while !r.is_terminal(&state) {
+            let mut moves = Vec::new();
+            for role in 0..2 {
+                r.legal_moves(&state, role, &mut legal);
+                let m = legal[draws.below(legal.len())];
+                switched |= r.move_text(role, m) == "switch";
+                moves.push(m);
+            }
+            state = r.next_state(&state, &moves);
+        }
+        let t = &mut tally[usize::from(switched)];
+        t[0] += 1;
+        t[1] += u32::from(r.goal(&state, 0) == Some(100));
+    }
+    let rate = |t: [u32; 2]| f64::from(t[1]) / f64::from(t[0]);
+    // About 1 500 playouts each: a standard deviation near 0.012, and the
+    // bounds 3.5 of them away.
+    assert!(tally[0][0] > 1300 && tally[1][0] > 1300, "{tally:?}");
+    let (stay, switch) = (rate(tally[0]), rate(tally[1]));
+    eprintln!(
+        "switching won {switch:.3} of {} playouts, staying {stay:.3} of {}",
+        tally[1][0], tally[0][0]
+    );
+    assert!(
+        (0.625..=0.709).contains(&switch),
+        "switching won {switch:.3}"
+    );
+    assert!((0.291..=0.375).contains(&stay), "staying won {stay:.3}");
+}
+
+#[test]
+fn a_gdl_game_has_no_random_role_and_no_percepts() {
+    let mut r = Interpreter::from_path(&project_game_path("tictactoe")).expect("loads");
+    assert_eq!(r.random_role(), None);
+    let s0 = r.initial_state();
+    let mut legal = Vec::new();
+    let j: Vec<Move> = (0..2)
+        .map(|role| {
+            r.legal_moves(&s0, role, &mut legal);
+            legal[0]
+        })
+        .collect();
+    let mut out = Vec::new();
+    assert_eq!(r.percepts(&s0, &j, 0, &mut out), Ok(()));
+    assert!(out.is_empty());
+}
+
+#[test]
+fn the_compiler_refuses_percepts_by_name() {
+    let loaded = gdlc::load_path(&project_game_path("gdl-ii/montyhall")).expect("loads");
+    let refused = gdlc::compile::analyze_with(&loaded, gdlc::compile::Strategy::Auto);
+    let why = refused.err().expect("a GDL-II game with `sees` is refused");
+    assert_eq!(why, gdlc::compile::CompileError::Percepts);
+    assert!(
+        why.to_string().contains("GDL-II percepts (`sees`)"),
+        "{why}"
+    );
+}
