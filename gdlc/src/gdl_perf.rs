@@ -267,6 +267,7 @@ fn mc_report(json: &serde_json::Value) -> Result<McReport, Failure> {
         seed: count("seed")?,
         playouts: count("playouts")?,
         states: count("states")?,
+        joint_moves: count("joint_moves")?,
         seconds: json["seconds"].as_f64().unwrap_or(0.0),
         mean_goals: Vec::new(),
         truncated: count("truncated")?,

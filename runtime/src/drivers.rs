@@ -429,6 +429,9 @@ pub struct McReport {
     pub playouts: u64,
     /// States visited, the initial and the terminal ones included.
     pub states: u64,
+    /// Joint moves played (state changes), those of a playout the deadline
+    /// cut short included.
+    pub joint_moves: u64,
     /// Wall-clock time of the run.
     pub seconds: f64,
     /// Mean goal of each role over the playouts (a missing goal counts as 0).
@@ -479,6 +482,7 @@ pub(crate) fn random_playouts<R: Reasoner>(
         seed,
         playouts: 0,
         states: 0,
+        joint_moves: 0,
         seconds: 0.0,
         mean_goals: vec![0.0; roles],
         truncated: 0,
@@ -522,6 +526,7 @@ pub(crate) fn random_playouts<R: Reasoner>(
             state = r.next_state(&state, &joint);
             length += 1;
             report.states += 1;
+            report.joint_moves += 1;
             if out_of_time(budget, start, report.states) {
                 // A playout cut short by the deadline counts its states,
                 // not itself (a chess playout of the interpreter takes
@@ -667,6 +672,25 @@ mod tests {
         assert_eq!(p.goals, [Some(20), Some(21)]);
         let short = deterministic_playout(&mut toy(), 1, 1).unwrap();
         assert_eq!((short.steps.len(), short.terminal_step), (1, None));
+    }
+
+    #[test]
+    fn a_playout_cut_short_by_the_deadline_counts_its_joint_moves_not_itself() {
+        // Playouts that never end: the deadline cuts the first one short.
+        let mut endless = Toy {
+            depth: u32::MAX,
+            ..toy()
+        };
+        let budget = McBudget::Time(Duration::from_millis(20));
+        let report = flat_monte_carlo(&mut endless, budget, 1, u64::MAX, &mut |_| {}).unwrap();
+        assert_eq!(report.playouts, 0);
+        assert!(report.joint_moves > 0);
+        assert_eq!(report.joint_moves, endless.nexts);
+        assert_eq!(
+            report.states,
+            report.joint_moves + 1,
+            "its initial state too"
+        );
     }
 
     #[test]

@@ -29,14 +29,15 @@ use std::io::{self, Write};
 pub const RECORD_MAX_LENGTH: u64 = 1_000_000;
 
 /// The result file of a performance test from a one-thread flat
-/// Monte-Carlo run: every playout counts as a rollout and every joint move
-/// of it as a state change.
+/// Monte-Carlo run: every completed playout counts as a rollout and every
+/// joint move played as a state change (those of a playout the deadline cut
+/// short too: their work was done).
 pub fn performance_result(version: &str, report: &McReport) -> String {
     format!(
         "version = {}\nmillisecondsTaken = {}\nnumStateChanges = {}\nnumRollouts = {}\n",
         one_line(version),
         (report.seconds * 1000.0).round() as u64,
-        report.states - report.playouts,
+        report.joint_moves,
         report.playouts
     )
 }
@@ -167,6 +168,7 @@ mod tests {
             seed: 0,
             playouts: 3,
             states: 30,
+            joint_moves: 27,
             seconds: 1.2346,
             mean_goals: vec![50.0],
             truncated: 0,

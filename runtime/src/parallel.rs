@@ -202,6 +202,7 @@ fn combine(seed: u64, done: Vec<(McReport, Vec<u64>)>) -> ParallelMcReport {
         seed,
         playouts: 0,
         states: 0,
+        joint_moves: 0,
         seconds: 0.0,
         mean_goals: Vec::new(),
         truncated: 0,
@@ -209,6 +210,7 @@ fn combine(seed: u64, done: Vec<(McReport, Vec<u64>)>) -> ParallelMcReport {
     for (report, sums) in &done {
         combined.playouts += report.playouts;
         combined.states += report.states;
+        combined.joint_moves += report.joint_moves;
         combined.truncated += report.truncated;
         combined.seconds = combined.seconds.max(report.seconds);
         for (total, sum) in goal_sums.iter_mut().zip(sums) {

@@ -181,6 +181,7 @@ pub fn mc_json(report: &McReport, roles: &[String], game: &str, backend: &str) -
         ("seed", report.seed.into()),
         ("playouts", report.playouts.into()),
         ("states", report.states.into()),
+        ("joint_moves", report.joint_moves.into()),
         ("seconds", report.seconds.into()),
         ("playouts_per_sec", report.playouts_per_sec().into()),
         ("states_per_sec", report.states_per_sec().into()),
@@ -430,6 +431,7 @@ mod tests {
             seed: 1,
             playouts,
             states,
+            joint_moves: states - playouts,
             seconds: 0.5,
             mean_goals: vec![25.0],
             truncated: 0,
@@ -459,7 +461,7 @@ mod tests {
         };
         assert_eq!(
             parallel_mc_json(&two, &roles, "g", "compiled").to_string(),
-            r#"{"backend":"compiled","game":"g","mean_goals":{"r":25.0},"per_thread":[{"playouts":3,"seconds":0.5,"states":9,"truncated":0},{"playouts":2,"seconds":0.5,"states":6,"truncated":0}],"playouts":5,"playouts_per_sec":10.0,"seconds":0.5,"seed":1,"states":15,"states_per_sec":30.0,"threads":2,"truncated":0}"#
+            r#"{"backend":"compiled","game":"g","joint_moves":10,"mean_goals":{"r":25.0},"per_thread":[{"playouts":3,"seconds":0.5,"states":9,"truncated":0},{"playouts":2,"seconds":0.5,"states":6,"truncated":0}],"playouts":5,"playouts_per_sec":10.0,"seconds":0.5,"seed":1,"states":15,"states_per_sec":30.0,"threads":2,"truncated":0}"#
         );
         assert!(parallel_mc_text(&two, &roles)
             .ends_with("thread 0: 3 playouts, 9 states in 0.500 s\nthread 1: 2 playouts, 6 states in 0.500 s\n"));
