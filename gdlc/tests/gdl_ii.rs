@@ -9,7 +9,7 @@
 mod common;
 
 use common::project_game_path;
-use gdl_runtime::{PerceptError, Reasoner};
+use gdl_runtime::{flat_monte_carlo, perft, McBudget, PerceptError, Reasoner};
 use gdlc::interp::Interpreter;
 
 type Move = <Interpreter as Reasoner>::Move;
@@ -174,4 +174,145 @@ fn the_compiler_refuses_percepts_by_name() {
         why.to_string().contains("GDL-II percepts (`sees`)"),
         "{why}"
     );
+}
+
+/// The percepts of each step of a trace's playout, by step, for `role`.
+fn trace_percepts(trace: &serde_json::Value, playout: usize, role: &str) -> Vec<Vec<String>> {
+    trace["playouts"][playout]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .map(|step| {
+            let seen = step["sees"][role].as_array().expect("a percept list");
+            seen.iter()
+                .map(|p| p.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_trace_records_each_roles_percepts_in_a_gdl_ii_game_only() {
+    // The conformance playouts take, at step t, role i's sorted legal move
+    // (7t + 13i + 5·seed) mod count. Seed 0: the candidate chooses 1, the
+    // car goes behind 2, the host must open 3, the candidate stays: 0.
+    // Seed 1: it chooses 3, the car goes behind 1, the host opens 2, the
+    // candidate switches to 1: 100.
+    let mut r = monty_hall();
+    let trace = gdlc::trace::trace(&mut r, "montyhall", 1, None, 10).expect("a trace");
+    let none = Vec::<String>::new();
+    assert_eq!(
+        trace_percepts(&trace, 0, "candidate"),
+        [none.clone(), vec!["3".into()], none.clone()]
+    );
+    assert_eq!(
+        trace_percepts(&trace, 1, "candidate"),
+        [none.clone(), vec!["2".into()], none]
+    );
+    assert_eq!(trace["playouts"][0]["goals"]["candidate"], 0);
+    assert_eq!(trace["playouts"][1]["goals"]["candidate"], 100);
+    let step = &trace["playouts"][0]["steps"][1]["sees"];
+    assert!(
+        step.get("random").is_none(),
+        "random perceives nothing: {step}"
+    );
+
+    let mut ttt = Interpreter::from_path(&project_game_path("tictactoe")).expect("loads");
+    let trace = gdlc::trace::trace(&mut ttt, "tictactoe", 1, None, 10).expect("a trace");
+    assert!(trace["playouts"][0]["steps"][0].get("sees").is_none());
+}
+
+fn two_dice() -> Interpreter {
+    Interpreter::from_path(&project_game_path("gdl-ii/twodice")).expect("twodice.kif loads")
+}
+
+#[test]
+fn perft_counts_the_moves_of_random_as_branches() {
+    // Three bets times six faces, then one wait times six faces.
+    let leaves: Vec<u64> = perft(&mut two_dice(), 3)
+        .unwrap()
+        .iter()
+        .map(|l| l.leaves)
+        .collect();
+    assert_eq!(leaves, [1, 18, 108, 0]);
+}
+
+#[test]
+fn flat_monte_carlo_draws_random_uniformly_as_the_game_manager_does() {
+    // Bets drawn uniformly, fair dice: the bettor wins
+    // (15/36 + 6/36 + 15/36) / 3 = 1/3 of the playouts. A random role
+    // played as an opponent, or dice drawn unevenly, would move this.
+    let report = flat_monte_carlo(
+        &mut two_dice(),
+        McBudget::Playouts(6000),
+        7,
+        10,
+        &mut |_| {},
+    )
+    .expect("playouts");
+    // The standard deviation of the mean is about 0.61 points; the bounds
+    // are 4 of them away.
+    let mean = report.mean_goals[0];
+    assert!(
+        (30.9..=35.8).contains(&mean),
+        "the bettor's mean goal {mean:.2}"
+    );
+}
+
+#[test]
+fn the_bettor_sees_each_roll_as_it_is_made() {
+    let mut r = two_dice();
+    let s0 = r.initial_state();
+    let j1 = joint(&mut r, ["(bet seven)", "(roll 3)"]);
+    assert_eq!(seen(&mut r, &s0, &j1), ["(die 1 3)"]);
+    let s1 = r.next_state(&s0, &j1);
+    let j2 = joint(&mut r, ["wait", "(roll 4)"]);
+    assert_eq!(seen(&mut r, &s1, &j2), ["(die 2 4)"]);
+    let s2 = r.next_state(&s1, &j2);
+    assert!(r.is_terminal(&s2));
+    assert_eq!(r.goal(&s2, 0), Some(100), "3 + 4 = 7");
+}
+
+fn blind_tic_tac_toe() -> Interpreter {
+    Interpreter::from_path(&project_game_path("gdl-ii/blindtictactoe")).expect("loads")
+}
+
+#[test]
+fn blind_tic_tac_toe_branches_on_what_each_player_knows() {
+    // x tries any of 9 cells, o any of 9 (it does not see x's mark), then
+    // each tries one of the 8 cells it has not tried.
+    let mut r = blind_tic_tac_toe();
+    let leaves: Vec<u64> = perft(&mut r, 4).unwrap().iter().map(|l| l.leaves).collect();
+    assert_eq!(leaves, [1, 9, 81, 648, 5184]);
+}
+
+#[test]
+fn in_blind_tic_tac_toe_only_the_mover_sees_whether_its_mark_was_placed() {
+    let mut r = blind_tic_tac_toe();
+    assert_eq!(r.random_role(), None);
+    let s0 = r.initial_state();
+    let j1 = joint(&mut r, ["(mark 2 2)", "noop"]);
+    let mut o_sees = Vec::new();
+    assert_eq!(seen(&mut r, &s0, &j1), ["(placed yes)"]);
+    r.percepts(&s0, &j1, 1, &mut o_sees).unwrap();
+    assert!(o_sees.is_empty(), "o sees nothing of x's move");
+    let s1 = r.next_state(&s0, &j1);
+    // o tries the cell x holds: the attempt is lost, and o learns it.
+    let j2 = joint(&mut r, ["noop", "(mark 2 2)"]);
+    r.percepts(&s1, &j2, 1, &mut o_sees).unwrap();
+    let texts: Vec<String> = o_sees.iter().map(|&p| r.percept_text(p).unwrap()).collect();
+    assert_eq!(texts, ["(placed no)"]);
+    assert_eq!(
+        seen(&mut r, &s1, &j2),
+        Vec::<String>::new(),
+        "x sees nothing"
+    );
+    let s2 = r.next_state(&s1, &j2);
+    assert!(r.fluents(&s2).contains(&"(cell 2 2 x)".to_string()));
+    // Back to x, then o may not try (2 2) again: 8 cells left to try.
+    let j3 = joint(&mut r, ["(mark 1 1)", "noop"]);
+    let s3 = r.next_state(&s2, &j3);
+    let mut legal = Vec::new();
+    r.legal_moves(&s3, 1, &mut legal);
+    assert_eq!(legal.len(), 8);
 }

@@ -75,7 +75,9 @@ struct PerftFrame<R: Reasoner> {
 ///
 /// Children of a non-terminal state are the cartesian product of the roles'
 /// legal moves; terminal states are not expanded. The last level is counted
-/// without computing the states in it.
+/// without computing the states in it. In a GDL-II game the moves of the
+/// role `random` are branches like any other role's (the tree of every
+/// outcome, not weighted by chance).
 pub fn perft<R: Reasoner>(r: &mut R, depth: u32) -> Result<Vec<PerftLevel>, DriverError> {
     let root = r.initial_state();
     perft_from(r, &root, depth)
@@ -299,6 +301,10 @@ pub struct PlayoutStep {
     pub joint: Vec<String>,
     /// The fluents of the state reached, canonical text, sorted.
     pub state: Vec<String>,
+    /// In a game with percepts ([`Reasoner::has_percepts`]), what each role
+    /// perceived of the joint move, canonical text, sorted (the role
+    /// `random`'s list empty).
+    pub sees: Option<Vec<Vec<String>>>,
 }
 
 /// A recorded deterministic playout (see [`deterministic_playout`]).
@@ -362,11 +368,13 @@ pub fn deterministic_playout<R: Reasoner>(
             joint_texts.push(text);
             legal_texts.push(texts.into_iter().map(|(s, _)| s).collect());
         }
+        let sees = r.has_percepts().then(|| percept_texts(r, &state, &joint));
         state = r.next_state(&state, &joint);
         steps.push(PlayoutStep {
             legal: legal_texts,
             joint: joint_texts,
             state: r.fluents(&state),
+            sees,
         });
     }
     Ok(Playout {
@@ -375,6 +383,22 @@ pub fn deterministic_playout<R: Reasoner>(
         terminal_step: None,
         goals: Vec::new(),
     })
+}
+
+/// Each role's percepts of `joint` in `state` as sorted text; the role
+/// `random`, which perceives nothing, gets an empty list.
+fn percept_texts<R: Reasoner>(r: &mut R, state: &R::State, joint: &[R::Move]) -> Vec<Vec<String>> {
+    let mut ids = Vec::new();
+    (0..r.roles().len())
+        .map(|role| {
+            if r.percepts(state, joint, role, &mut ids).is_err() {
+                return Vec::new();
+            }
+            let mut texts: Vec<String> = ids.iter().filter_map(|&p| r.percept_text(p)).collect();
+            texts.sort();
+            texts
+        })
+        .collect()
 }
 
 /// Applies a joint move given as KIF text (one move per role, in declaration
@@ -452,7 +476,10 @@ impl McReport {
 }
 
 /// Flat Monte-Carlo: uniformly random playouts from the initial state, each
-/// stopped at a terminal state (or after `max_length` joint moves).
+/// stopped at a terminal state (or after `max_length` joint moves). Every
+/// role's move is drawn uniformly from its legal moves, which is also how a
+/// GDL-II game manager draws the moves of the role `random`, so the mean
+/// goals are those of uniformly random players against the game's chance.
 ///
 /// `progress` is called after every playout with the report so far.
 pub fn flat_monte_carlo<R: Reasoner>(

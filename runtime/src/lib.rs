@@ -124,6 +124,11 @@ pub trait Reasoner {
     fn random_role(&self) -> Option<usize> {
         self.roles().iter().position(|r| r == RANDOM_ROLE)
     }
+    /// Whether the game defines `sees` (GDL-II), so that a role can
+    /// perceive something; drivers record percepts only then.
+    fn has_percepts(&self) -> bool {
+        false
+    }
     /// The ids of the percepts of role `role` (GDL-II `sees`) when `joint` is
     /// played in `state`, ascending and distinct, into `out` (cleared
     /// first); see [`Reasoner::percept_text`]. A game without `sees` has

@@ -309,15 +309,16 @@ pub fn level_json(level: &PerftLevel) -> Value {
 }
 
 /// A playout in the oracle's schema: `seed`, `steps` (each with `legal` and
-/// `joint` by role name, and `state`), then `terminal_step` and `goals` by
-/// role name, or `truncated: true`.
+/// `joint` by role name, and `state`; in a GDL-II game with percepts also
+/// `sees`, each role's percepts by role name, the role `random` left out),
+/// then `terminal_step` and `goals` by role name, or `truncated: true`.
 pub fn playout_json(p: &Playout, roles: &[String]) -> Value {
     let by_role = |values: Vec<Value>| object(roles.iter().cloned().zip(values));
     let steps = p
         .steps
         .iter()
         .map(|s| {
-            object([
+            let mut step = object([
                 (
                     "legal",
                     by_role(s.legal.iter().map(|m| m.clone().into()).collect()),
@@ -327,7 +328,16 @@ pub fn playout_json(p: &Playout, roles: &[String]) -> Value {
                     by_role(s.joint.iter().map(|m| m.as_str().into()).collect()),
                 ),
                 ("state", s.state.clone().into()),
-            ])
+            ]);
+            if let (Some(sees), Value::Object(fields)) = (&s.sees, &mut step) {
+                let seen = roles
+                    .iter()
+                    .zip(sees)
+                    .filter(|(role, _)| *role != crate::RANDOM_ROLE)
+                    .map(|(role, texts)| (role.clone(), Value::from(texts.clone())));
+                fields.insert("sees".into(), object(seen));
+            }
+            step
         })
         .collect();
     match p.terminal_step {

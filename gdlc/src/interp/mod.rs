@@ -293,6 +293,10 @@ impl Reasoner for Interpreter {
             .fold(0, |h, k| h ^ k)
     }
 
+    fn has_percepts(&self) -> bool {
+        !self.answers[Phase::Sees as usize].is_empty()
+    }
+
     /// Percept ids are the interpreter's term ids.
     fn sees(&mut self, state: &State, joint: &[Move], role: usize, out: &mut Vec<u32>) {
         self.load_state(state);
