@@ -18,25 +18,38 @@ fn monty_hall() -> Interpreter {
     Interpreter::from_path(&project_game_path("gdl-ii/montyhall")).expect("montyhall.kif loads")
 }
 
-/// The joint move of the texts (candidate first, as the roles are declared).
-fn joint(r: &mut Interpreter, texts: [&str; 2]) -> Vec<Move> {
-    (0..2)
+/// The joint move of the texts, one per role in declaration order.
+fn joint(r: &mut Interpreter, texts: &[&str]) -> Vec<Move> {
+    (0..texts.len())
         .map(|role| r.parse_move(role, texts[role]).expect("a move"))
         .collect()
 }
 
-/// The candidate's percepts after `joint` in `state`, as text.
+/// The first role's percepts after `joint` in `state`, as text.
 fn seen(
     r: &mut Interpreter,
     state: &<Interpreter as Reasoner>::State,
     joint: &[Move],
 ) -> Vec<String> {
+    seen_by(r, state, joint, 0)
+}
+
+/// The percepts of `role` after `joint` in `state`, as sorted text.
+fn seen_by(
+    r: &mut Interpreter,
+    state: &<Interpreter as Reasoner>::State,
+    joint: &[Move],
+    role: usize,
+) -> Vec<String> {
     let mut ids = Vec::new();
-    r.percepts(state, joint, 0, &mut ids)
-        .expect("the candidate perceives");
-    ids.iter()
+    r.percepts(state, joint, role, &mut ids)
+        .expect("the role perceives");
+    let mut texts: Vec<String> = ids
+        .iter()
         .map(|&id| r.percept_text(id).expect("a percept's text"))
-        .collect()
+        .collect();
+    texts.sort();
+    texts
 }
 
 #[test]
@@ -47,7 +60,7 @@ fn monty_hall_declares_random_and_the_candidate_sees_the_opened_door() {
     // The car behind door 1, the candidate on door 2: the only door the
     // host may open is 3, and the candidate sees "3" and nothing else.
     let s0 = r.initial_state();
-    let j1 = joint(&mut r, ["(choose 2)", "(hide_car 1)"]);
+    let j1 = joint(&mut r, &["(choose 2)", "(hide_car 1)"]);
     assert_eq!(
         seen(&mut r, &s0, &j1),
         Vec::<String>::new(),
@@ -58,10 +71,10 @@ fn monty_hall_declares_random_and_the_candidate_sees_the_opened_door() {
     r.legal_moves(&s1, 1, &mut opens);
     let opens: Vec<String> = opens.iter().map(|&m| r.move_text(1, m)).collect();
     assert_eq!(opens, ["(open_door 3)"]);
-    let j2 = joint(&mut r, ["noop", "(open_door 3)"]);
+    let j2 = joint(&mut r, &["noop", "(open_door 3)"]);
     assert_eq!(seen(&mut r, &s1, &j2), ["3"]);
     let s2 = r.next_state(&s1, &j2);
-    let j3 = joint(&mut r, ["switch", "noop"]);
+    let j3 = joint(&mut r, &["switch", "noop"]);
     assert_eq!(seen(&mut r, &s2, &j3), Vec::<String>::new());
     let s3 = r.next_state(&s2, &j3);
     assert!(r.is_terminal(&s3));
@@ -76,7 +89,7 @@ fn monty_hall_declares_random_and_the_candidate_sees_the_opened_door() {
 fn percepts_of_random_of_no_role_or_of_a_short_joint_move_are_refused() {
     let mut r = monty_hall();
     let s0 = r.initial_state();
-    let j1 = joint(&mut r, ["(choose 2)", "(hide_car 1)"]);
+    let j1 = joint(&mut r, &["(choose 2)", "(hide_car 1)"]);
     let mut out = vec![7];
     assert_eq!(
         r.percepts(&s0, &j1, 1, &mut out),
@@ -263,10 +276,10 @@ fn flat_monte_carlo_draws_random_uniformly_as_the_game_manager_does() {
 fn the_bettor_sees_each_roll_as_it_is_made() {
     let mut r = two_dice();
     let s0 = r.initial_state();
-    let j1 = joint(&mut r, ["(bet seven)", "(roll 3)"]);
+    let j1 = joint(&mut r, &["(bet seven)", "(roll 3)"]);
     assert_eq!(seen(&mut r, &s0, &j1), ["(die 1 3)"]);
     let s1 = r.next_state(&s0, &j1);
-    let j2 = joint(&mut r, ["wait", "(roll 4)"]);
+    let j2 = joint(&mut r, &["wait", "(roll 4)"]);
     assert_eq!(seen(&mut r, &s1, &j2), ["(die 2 4)"]);
     let s2 = r.next_state(&s1, &j2);
     assert!(r.is_terminal(&s2));
@@ -291,14 +304,14 @@ fn in_blind_tic_tac_toe_only_the_mover_sees_whether_its_mark_was_placed() {
     let mut r = blind_tic_tac_toe();
     assert_eq!(r.random_role(), None);
     let s0 = r.initial_state();
-    let j1 = joint(&mut r, ["(mark 2 2)", "noop"]);
+    let j1 = joint(&mut r, &["(mark 2 2)", "noop"]);
     let mut o_sees = Vec::new();
     assert_eq!(seen(&mut r, &s0, &j1), ["(placed yes)"]);
     r.percepts(&s0, &j1, 1, &mut o_sees).unwrap();
     assert!(o_sees.is_empty(), "o sees nothing of x's move");
     let s1 = r.next_state(&s0, &j1);
     // o tries the cell x holds: the attempt is lost, and o learns it.
-    let j2 = joint(&mut r, ["noop", "(mark 2 2)"]);
+    let j2 = joint(&mut r, &["noop", "(mark 2 2)"]);
     r.percepts(&s1, &j2, 1, &mut o_sees).unwrap();
     let texts: Vec<String> = o_sees.iter().map(|&p| r.percept_text(p).unwrap()).collect();
     assert_eq!(texts, ["(placed no)"]);
@@ -310,9 +323,58 @@ fn in_blind_tic_tac_toe_only_the_mover_sees_whether_its_mark_was_placed() {
     let s2 = r.next_state(&s1, &j2);
     assert!(r.fluents(&s2).contains(&"(cell 2 2 x)".to_string()));
     // Back to x, then o may not try (2 2) again: 8 cells left to try.
-    let j3 = joint(&mut r, ["(mark 1 1)", "noop"]);
+    let j3 = joint(&mut r, &["(mark 1 1)", "noop"]);
     let s3 = r.next_state(&s2, &j3);
     let mut legal = Vec::new();
     r.legal_moves(&s3, 1, &mut legal);
     assert_eq!(legal.len(), 8);
+}
+
+fn high_card() -> Interpreter {
+    Interpreter::from_path(&project_game_path("gdl-ii/highcard")).expect("highcard.kif loads")
+}
+
+#[test]
+fn high_card_shuffles_every_order_then_branches_on_the_players_only() {
+    // The dealer's shuffle: 4, 4·3, 4·3·2 and 4! orders; the deal adds no
+    // branch; then keep or swap for player1, then for player2.
+    let leaves: Vec<u64> = perft(&mut high_card(), 8)
+        .unwrap()
+        .iter()
+        .map(|l| l.leaves)
+        .collect();
+    assert_eq!(leaves, [1, 4, 12, 24, 24, 24, 48, 96, 0]);
+}
+
+#[test]
+fn in_high_card_a_player_sees_its_own_hand_and_everyone_sees_the_actions() {
+    let mut r = high_card();
+    assert_eq!(r.random_role(), Some(2));
+    let mut state = r.initial_state();
+    // The deck, top to bottom: c3, c1, c4, c2.
+    for card in ["c3", "c1", "c4", "c2"] {
+        let j = joint(&mut r, &["noop", "noop", &format!("(shuffle {card})")]);
+        assert!(
+            seen_by(&mut r, &state, &j, 0).is_empty(),
+            "the shuffle is unseen"
+        );
+        state = r.next_state(&state, &j);
+    }
+    let deal = joint(&mut r, &["noop", "noop", "deal"]);
+    assert_eq!(seen_by(&mut r, &state, &deal, 0), ["(hand c3)"]);
+    assert_eq!(seen_by(&mut r, &state, &deal, 1), ["(hand c1)"]);
+    state = r.next_state(&state, &deal);
+    let swap = joint(&mut r, &["swap", "noop", "noop"]);
+    assert_eq!(
+        seen_by(&mut r, &state, &swap, 0),
+        ["(did player1 swap)", "(hand c4)"]
+    );
+    assert_eq!(seen_by(&mut r, &state, &swap, 1), ["(did player1 swap)"]);
+    state = r.next_state(&state, &swap);
+    let keep = joint(&mut r, &["noop", "keep", "noop"]);
+    assert_eq!(seen_by(&mut r, &state, &keep, 0), ["(did player2 keep)"]);
+    state = r.next_state(&state, &keep);
+    assert!(r.is_terminal(&state));
+    // c4 (4) against c1 (1).
+    assert_eq!((r.goal(&state, 0), r.goal(&state, 1)), (Some(100), Some(0)));
 }
