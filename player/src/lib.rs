@@ -16,6 +16,7 @@
 //! manager that died without STOP or ABORT), which then is dropped.
 
 #[cfg(feature = "interpreter")]
+pub mod belief;
 pub mod compile;
 pub mod engines;
 pub mod http;

@@ -21,19 +21,27 @@ pub enum Message {
         /// The play clock.
         play_clock: Duration,
     },
-    /// `( PLAY <matchId> NIL|(<move> …) )`.
+    /// `( PLAY <matchId> NIL|(<move> …) )`; in a GDL-II match the list holds
+    /// this player's percepts instead (`( PLAY <matchId> (<percept> …) )`),
+    /// or, in the Dresden server's later form, `( PLAY <matchId> <turn>
+    /// NIL|<own move> NIL|(<percept> …) )`.
     Play {
         /// The match id.
         id: String,
-        /// The joint move just played, one text per role; `None` for `NIL`.
+        /// The joint move just played, one text per role, or this player's
+        /// percepts in a GDL-II match; `None` for `NIL`.
         moves: Option<Vec<String>>,
+        /// The turn and own move of the later GDL-II form.
+        own: Option<Own>,
     },
-    /// `( STOP <matchId> NIL|(<move> …) )`.
+    /// `( STOP <matchId> NIL|(<move> …) )`, or a GDL-II form as for PLAY.
     Stop {
         /// The match id.
         id: String,
-        /// The last joint move; `None` for `NIL`.
+        /// The last joint move (or percepts); `None` for `NIL`.
         moves: Option<Vec<String>>,
+        /// The turn and own move of the later GDL-II form.
+        own: Option<Own>,
     },
     /// `( ABORT <matchId> )`.
     Abort {
@@ -44,6 +52,18 @@ pub enum Message {
     Info,
     /// `( PREVIEW (<rule> …) <previewClock> )`.
     Preview,
+}
+
+/// What the Dresden server's later GDL-II form of PLAY and STOP tells a
+/// player besides its percepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Own {
+    /// The messages of the match sent before this one (0 for the first PLAY).
+    pub turn: u64,
+    /// This player's move in the step just played, as the server recorded
+    /// it (its own replacement of a late or illegal answer); `None` for
+    /// `NIL`.
+    pub last_move: Option<String>,
 }
 
 /// Why a body is not a message.
@@ -104,13 +124,20 @@ pub fn parse(text: &str) -> Result<Message, MessageError> {
         }
         "PLAY" | "STOP" => {
             let k = if keyword == "PLAY" { "PLAY" } else { "STOP" };
-            arity(2, k)?;
-            let id = atom(&args[0], k, "match id")?;
-            let moves = moves(text, &args[1], k)?;
+            let id = atom(
+                args.first().ok_or_else(|| malformed_step(k, 0))?,
+                k,
+                "match id",
+            )?;
+            let (moves, own) = match args {
+                [_, list] => (moves(text, list, k)?, None),
+                [_, turn, last, list] => (moves(text, list, k)?, Some(own(text, turn, last, k)?)),
+                _ => return Err(malformed_step(k, args.len())),
+            };
             Ok(if k == "PLAY" {
-                Message::Play { id, moves }
+                Message::Play { id, moves, own }
             } else {
-                Message::Stop { id, moves }
+                Message::Stop { id, moves, own }
             })
         }
         "ABORT" => {
@@ -129,6 +156,27 @@ pub fn parse(text: &str) -> Result<Message, MessageError> {
         }
         _ => Err(MessageError::Unknown(short(&keyword))),
     }
+}
+
+/// A PLAY or STOP with neither 2 arguments nor 4 (GDL-II).
+fn malformed_step(keyword: &'static str, found: usize) -> MessageError {
+    MessageError::Malformed(
+        keyword,
+        format!("{found} arguments, expected 2 (or 4 in a GDL-II match)"),
+    )
+}
+
+/// The turn and own move of the later GDL-II form of PLAY and STOP.
+fn own(text: &str, turn: &SExpr, last: &SExpr, keyword: &'static str) -> Result<Own, MessageError> {
+    let turn = turn
+        .atom()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| MessageError::Malformed(keyword, "the turn is not a number".into()))?;
+    let last_move = match last {
+        SExpr::Atom(s, _) if s.eq_ignore_ascii_case("nil") => None,
+        e => Some(text[e.span()].to_string()),
+    };
+    Ok(Own { turn, last_move })
 }
 
 /// At most 60 characters of `text`, for error messages.
@@ -195,14 +243,16 @@ mod tests {
             parse("( PLAY m.1 nil )").unwrap(),
             Message::Play {
                 id: "m.1".into(),
-                moves: None
+                moves: None,
+                own: None
             }
         );
         assert_eq!(
             parse("( Stop m.1 (( Mark 1 3 ) noop ) )").unwrap(),
             Message::Stop {
                 id: "m.1".into(),
-                moves: Some(vec!["( Mark 1 3 )".into(), "noop".into()])
+                moves: Some(vec!["( Mark 1 3 )".into(), "noop".into()]),
+                own: None
             }
         );
         assert_eq!(
@@ -214,6 +264,58 @@ mod tests {
             parse("( PREVIEW ((role a)) 10 )").unwrap(),
             Message::Preview
         );
+    }
+
+    #[test]
+    fn reads_both_gdl_ii_forms_of_play_and_stop() {
+        // The 2011 form: the percepts alone, none as `()`.
+        assert_eq!(
+            parse("(PLAY m.1 (3 (DID X NOOP) ))").unwrap(),
+            Message::Play {
+                id: "m.1".into(),
+                moves: Some(vec!["3".into(), "(DID X NOOP)".into()]),
+                own: None
+            }
+        );
+        assert_eq!(
+            parse("(PLAY m.1 ())").unwrap(),
+            Message::Play {
+                id: "m.1".into(),
+                moves: Some(Vec::new()),
+                own: None
+            }
+        );
+        // The later form: turn, own move, percepts.
+        assert_eq!(
+            parse("(PLAY m.1 0 NIL NIL)").unwrap(),
+            Message::Play {
+                id: "m.1".into(),
+                moves: None,
+                own: Some(Own {
+                    turn: 0,
+                    last_move: None
+                })
+            }
+        );
+        assert_eq!(
+            parse("(STOP m.1 3 (CHOOSE 2) (1))").unwrap(),
+            Message::Stop {
+                id: "m.1".into(),
+                moves: Some(vec!["1".into()]),
+                own: Some(Own {
+                    turn: 3,
+                    last_move: Some("(CHOOSE 2)".into())
+                })
+            }
+        );
+        assert!(matches!(
+            parse("(PLAY m.1 x NIL NIL)"),
+            Err(MessageError::Malformed(..))
+        ));
+        assert!(matches!(
+            parse("(PLAY m.1 1 NIL)"),
+            Err(MessageError::Malformed(..))
+        ));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! so INFO and ABORT are answered at once while a PLAY is computed.
 
 use crate::message::{self, Message};
-use crate::session::{self, Request, Settings, Setup};
+use crate::session::{self, Request, Settings, Setup, Step};
 use crate::spelling::Spelling;
 use crate::Loader;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -102,8 +102,8 @@ impl<L: Loader> Player<L> {
                 start_clock,
                 play_clock,
             } => self.start(id, role, &description, start_clock, play_clock, received),
-            Message::Play { id, moves } => self.play(&id, moves, received),
-            Message::Stop { id, moves } => self.stop(&id, moves),
+            Message::Play { id, moves, own } => self.play(&id, Step { moves, own }, received),
+            Message::Stop { id, moves, own } => self.stop(&id, Step { moves, own }),
             Message::Abort { id } => self.abort(&id),
         }
     }
@@ -193,7 +193,7 @@ impl<L: Loader> Player<L> {
         Some((running.requests.clone(), running.play_clock))
     }
 
-    fn play(&self, id: &str, moves: Option<Vec<String>>, received: Instant) -> Reply {
+    fn play(&self, id: &str, moves: Step, received: Instant) -> Reply {
         let Some((requests, play_clock)) = self.find(id) else {
             eprintln!("gdlc-player: PLAY for match {id}, which is not being played: busy");
             return Reply::ok("busy");
@@ -216,7 +216,7 @@ impl<L: Loader> Player<L> {
         }
     }
 
-    fn stop(&self, id: &str, moves: Option<Vec<String>>) -> Reply {
+    fn stop(&self, id: &str, moves: Step) -> Reply {
         let Some((requests, play_clock)) = self.find(id) else {
             eprintln!("gdlc-player: STOP for match {id}, which is not being played: busy");
             return Reply::ok("busy");

@@ -3,7 +3,9 @@
 //! manager reports, drives the search threads and answers each PLAY at its
 //! deadline from their merged statistics.
 
+use crate::belief::Beliefs;
 use crate::engines::Engines;
+use crate::message::Own;
 use crate::spelling::Spelling;
 use crate::workers::Workers;
 use crate::{Compile, Factory};
@@ -19,13 +21,22 @@ use std::time::{Duration, Instant};
 /// How often the match thread looks whether the compiled worker is ready.
 const POLL_EVERY: Duration = Duration::from_millis(20);
 
+/// What a PLAY or STOP reports of the step just played.
+pub struct Step {
+    /// The joint move (in a GDL-II match, this player's percepts); `None`
+    /// for `NIL`.
+    pub moves: Option<Vec<String>>,
+    /// The turn and own move of the Dresden server's later GDL-II form.
+    pub own: Option<Own>,
+}
+
 /// A request to the match thread, with where to send its answer.
 pub enum Request {
-    /// A PLAY: the joint move just played (`None` for `NIL`), when the
-    /// request arrived, and the channel for the move text (or why not).
-    Play(Option<Vec<String>>, Instant, Sender<Result<String, String>>),
-    /// A STOP with the last joint move.
-    Stop(Option<Vec<String>>, Sender<Result<(), String>>),
+    /// A PLAY: the step just played, when the request arrived, and the
+    /// channel for the move text (or why not).
+    Play(Step, Instant, Sender<Result<String, String>>),
+    /// A STOP with the last step.
+    Stop(Step, Sender<Result<(), String>>),
 }
 
 /// How a match is played.
@@ -102,7 +113,12 @@ struct Session<R: Reasoner> {
     state: R::State,
     ply: usize,
     role: usize,
-    engines: Engines,
+    /// The search threads; none in a GDL-II match, played from `beliefs`.
+    engines: Option<Engines>,
+    /// What this player knows in a GDL-II match (a game with `sees`).
+    beliefs: Option<Beliefs<R>>,
+    /// The move this player last answered.
+    sent: Option<R::Move>,
     spelling: Spelling,
     play_clock: Duration,
     margin: Duration,
@@ -126,22 +142,27 @@ impl<R: Reasoner + 'static> Session<R> {
                 )
             })?;
         let state = r.initial_state();
-        // Their own flag: they stop when the compiled worker takes over, or
-        // when the session ends (dropping them), not with the match.
-        let workers = Workers::start(
-            &setup.factory,
-            role,
-            settings.threads,
-            settings.max_nodes,
-            Arc::new(AtomicBool::new(false)),
-        );
-        let engines = Engines::new(workers, setup.compile, role, settings.clone());
+        let beliefs = r.has_percepts().then(|| Beliefs::new(&mut r, role));
+        let engines = beliefs.is_none().then(|| {
+            // Their own flag: they stop when the compiled worker takes over,
+            // or when the session ends (dropping them), not with the match.
+            let workers = Workers::start(
+                &setup.factory,
+                role,
+                settings.threads,
+                settings.max_nodes,
+                Arc::new(AtomicBool::new(false)),
+            );
+            Engines::new(workers, setup.compile, role, settings.clone())
+        });
         Ok(Session {
             r,
             state,
             ply: 0,
             role,
             engines,
+            beliefs,
+            sent: None,
             spelling: setup.spelling,
             play_clock: setup.play_clock,
             margin: settings.margin,
@@ -155,24 +176,30 @@ impl<R: Reasoner + 'static> Session<R> {
             if self.stop.load(Ordering::Relaxed) {
                 return;
             }
-            self.engines.poll();
+            self.engines.iter_mut().for_each(Engines::poll);
             let request = match requests.recv_timeout(POLL_EVERY) {
                 Ok(request) => request,
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => return,
             };
             match request {
-                Request::Play(moves, received, reply) => {
-                    let answer = self.play(moves, received);
+                Request::Play(step, received, reply) => {
+                    let answer = if self.beliefs.is_some() {
+                        self.play_unseen(step, received)
+                    } else if step.own.is_some() {
+                        Err("a GDL-II PLAY (with a turn) in a game without `sees`".into())
+                    } else {
+                        self.play(step.moves, received)
+                    };
                     if let Err(why) = &answer {
                         eprintln!("gdlc-player: PLAY refused: {why}");
                     }
                     let _ = reply.send(answer);
                 }
-                Request::Stop(moves, reply) => {
-                    let applied = match moves {
-                        Some(moves) => self.apply(&moves),
-                        None => Ok(()),
+                Request::Stop(step, reply) => {
+                    let applied = match step.moves {
+                        Some(moves) if self.beliefs.is_none() => self.apply(&moves),
+                        _ => Ok(()),
                     };
                     if let Err(why) = &applied {
                         eprintln!("gdlc-player: STOP with a joint move not applied: {why}");
@@ -204,11 +231,72 @@ impl<R: Reasoner + 'static> Session<R> {
             if self.stop.load(Ordering::Relaxed) {
                 return Err("the match was aborted".into());
             }
-            self.engines.poll();
+            self.engines.iter_mut().for_each(Engines::poll);
             std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(5)));
         }
         let best = self.best_move()?;
         Ok(self.spelling.spell(&best))
+    }
+
+    /// Answers a PLAY of a GDL-II match: takes in this player's move and
+    /// percepts, then plays the move legal in every state it thinks
+    /// possible with the best mean over random playouts from them until
+    /// the deadline (the role `random` drawn uniformly, never an opponent).
+    fn play_unseen(&mut self, step: Step, received: Instant) -> Result<String, String> {
+        let first = match &step.own {
+            Some(own) => own.turn == 0,
+            None => step.moves.is_none(),
+        };
+        if !first {
+            self.perceive(step)?;
+        }
+        let beliefs = self.beliefs.as_ref().ok_or("not a GDL-II match")?;
+        let r = &mut self.r;
+        if beliefs.states().iter().all(|s| r.is_terminal(s)) {
+            return Err(
+                "the game is over: every state this player thinks possible is terminal".into(),
+            );
+        }
+        let mut candidates = beliefs.legal_everywhere(r);
+        if candidates.is_empty() {
+            eprintln!(
+                "gdlc-player: step {}: no move is legal in every state kept; one legal in the first",
+                self.ply + 1
+            );
+            r.legal_moves(&beliefs.states()[0], self.role, &mut candidates);
+        }
+        let deadline = received + self.play_clock.saturating_sub(self.margin);
+        let (best, value, playouts) = beliefs
+            .choose(r, &candidates, deadline, &mut self.rng)
+            .ok_or("this player has no legal move here")?;
+        let text = r.move_text(self.role, best);
+        eprintln!(
+            "gdlc-player: step {}: {text} (value {value:.2} over {playouts} playouts)",
+            self.ply + 1
+        );
+        self.sent = Some(best);
+        Ok(self.spelling.spell(&text))
+    }
+
+    /// Takes in a GDL-II step: this player's own move (as the later form
+    /// reports it, else as it answered) and its percepts.
+    fn perceive(&mut self, step: Step) -> Result<(), String> {
+        let reported = step.own.and_then(|own| own.last_move);
+        let mine = match reported {
+            Some(text) => gdl_runtime::kif::canonical(&text.to_lowercase())
+                .and_then(|t| self.r.parse_move(self.role, &t))
+                .ok_or_else(|| format!("`{text}` is not a move of this player's role"))?,
+            None => self
+                .sent
+                .ok_or("a step reported before this player moved")?,
+        };
+        let beliefs = self.beliefs.as_mut().ok_or("not a GDL-II match")?;
+        let percepts = step.moves.unwrap_or_default();
+        if let Err(why) = beliefs.advance(&mut self.r, mine, &percepts, &mut self.rng) {
+            eprintln!("gdlc-player: step {}: {why}", self.ply + 1);
+        }
+        self.ply += 1;
+        Ok(())
     }
 
     /// Checks a joint move (one legal move per role) and plays it.
@@ -239,16 +327,19 @@ impl<R: Reasoner + 'static> Session<R> {
             .enumerate()
             .map(|(role, &m)| self.r.move_text(role, m))
             .collect();
-        self.engines.advance(texts);
+        if let Some(engines) = &mut self.engines {
+            engines.advance(texts);
+        }
         Ok(())
     }
 
     /// The most visited legal move of the merged search, else a random one.
     fn best_move(&mut self) -> Result<String, String> {
-        let merged = self.engines.merged(self.ply);
+        let engines = self.engines.as_mut().ok_or("no search in a GDL-II match")?;
+        let merged = engines.merged(self.ply);
         let mut legal = Vec::new();
         self.r.legal_moves(&self.state, self.role, &mut legal);
-        let rates = self.engines.rates();
+        let rates = engines.rates();
         let best = merged
             .iter()
             .filter(|(text, ..)| {
