@@ -378,3 +378,25 @@ fn in_high_card_a_player_sees_its_own_hand_and_everyone_sees_the_actions() {
     // c4 (4) against c1 (1).
     assert_eq!((r.goal(&state, 0), r.goal(&state, 1)), (Some(100), Some(0)));
 }
+
+#[test]
+fn random_without_a_legal_move_is_a_clear_error_not_a_panic() {
+    // random may roll only once; the second step has no legal move for it.
+    let text = "(role p) (role random) (init (round 1))
+        (<= (legal p go) (true (round ?r)))
+        (<= (legal random roll) (true (round 1)))
+        (<= (next (round 2)) (true (round 1)))
+        (<= terminal (true (round 3)))
+        (goal p 0) (goal random 0)";
+    let file = gdlc::diagnostics::SourceFile {
+        name: "stuck.kif".into(),
+        text: text.into(),
+    };
+    let mut r = Interpreter::new(&gdlc::load_source(file).expect("valid GDL-II"));
+    let refused = flat_monte_carlo(&mut r, McBudget::Playouts(1), 1, 10, &mut |_| {});
+    let why = refused.err().expect("random has no legal move in round 2");
+    assert!(
+        why.to_string().contains("role `random` has no legal move"),
+        "{why}"
+    );
+}

@@ -245,7 +245,7 @@ fn normal(text: &str) -> String {
     canonical(&lower).unwrap_or(lower)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "interpreter"))]
 mod tests {
     use super::*;
     use rand_xoshiro::rand_core::SeedableRng;

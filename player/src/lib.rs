@@ -15,8 +15,8 @@
 //! longer than its start clock plus two play clocks plus 10 s (a game
 //! manager that died without STOP or ABORT), which then is dropped.
 
-#[cfg(feature = "interpreter")]
 pub mod belief;
+#[cfg(feature = "interpreter")]
 pub mod compile;
 pub mod engines;
 pub mod http;
