@@ -394,7 +394,7 @@ fn random_without_a_legal_move_is_a_clear_error_not_a_panic() {
     };
     let mut r = Interpreter::new(&gdlc::load_source(file).expect("valid GDL-II"));
     let refused = flat_monte_carlo(&mut r, McBudget::Playouts(1), 1, 10, &mut |_| {});
-    let why = refused.err().expect("random has no legal move in round 2");
+    let why = refused.expect_err("random has no legal move in round 2");
     assert!(
         why.to_string().contains("role `random` has no legal move"),
         "{why}"
