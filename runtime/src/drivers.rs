@@ -553,11 +553,11 @@ pub(crate) fn random_playouts<R: Reasoner>(
             state = r.next_state(&state, &joint);
             length += 1;
             report.states += 1;
-            report.joint_moves += 1;
             if out_of_time(budget, start, report.states) {
                 // A playout cut short by the deadline counts its states,
                 // not itself (a chess playout of the interpreter takes
-                // seconds).
+                // seconds); its joint moves are one fewer than its states.
+                report.joint_moves = report.states - report.playouts - 1;
                 report.seconds = start.elapsed().as_secs_f64();
                 report.mean_goals = mean_goals(&goal_sums, report.playouts);
                 return Ok((report, goal_sums));
@@ -567,6 +567,8 @@ pub(crate) fn random_playouts<R: Reasoner>(
         report.seconds = start.elapsed().as_secs_f64();
         progress(&report);
     }
+    // Every playout counted its initial state and one state per joint move.
+    report.joint_moves = report.states - report.playouts;
     report.seconds = start.elapsed().as_secs_f64();
     report.mean_goals = mean_goals(&goal_sums, report.playouts);
     Ok((report, goal_sums))
