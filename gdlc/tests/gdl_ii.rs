@@ -14,8 +14,19 @@ use gdlc::interp::Interpreter;
 
 type Move = <Interpreter as Reasoner>::Move;
 
+/// The interpreter of the project's game `games/NAME.kif`.
+fn load(name: &str) -> Interpreter {
+    let path = project_game_path(name);
+    Interpreter::from_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The leaves of each perft depth of `r` up to `depth`.
+fn leaves(r: &mut Interpreter, depth: u32) -> Vec<u64> {
+    perft(r, depth).unwrap().iter().map(|l| l.leaves).collect()
+}
+
 fn monty_hall() -> Interpreter {
-    Interpreter::from_path(&project_game_path("gdl-ii/montyhall")).expect("montyhall.kif loads")
+    load("gdl-ii/montyhall")
 }
 
 /// The joint move of the texts, one per role in declaration order.
@@ -41,15 +52,7 @@ fn seen_by(
     joint: &[Move],
     role: usize,
 ) -> Vec<String> {
-    let mut ids = Vec::new();
-    r.percepts(state, joint, role, &mut ids)
-        .expect("the role perceives");
-    let mut texts: Vec<String> = ids
-        .iter()
-        .map(|&id| r.percept_text(id).expect("a percept's text"))
-        .collect();
-    texts.sort();
-    texts
+    gdl_runtime::percept_texts(r, state, joint, role).expect("the role perceives")
 }
 
 #[test]
@@ -162,7 +165,7 @@ fn in_random_playouts_switching_wins_two_thirds_and_staying_one_third() {
 
 #[test]
 fn a_gdl_game_has_no_random_role_and_no_percepts() {
-    let mut r = Interpreter::from_path(&project_game_path("tictactoe")).expect("loads");
+    let mut r = load("tictactoe");
     assert_eq!(r.random_role(), None);
     let s0 = r.initial_state();
     let mut legal = Vec::new();
@@ -230,24 +233,19 @@ fn a_trace_records_each_roles_percepts_in_a_gdl_ii_game_only() {
         "random perceives nothing: {step}"
     );
 
-    let mut ttt = Interpreter::from_path(&project_game_path("tictactoe")).expect("loads");
+    let mut ttt = load("tictactoe");
     let trace = gdlc::trace::trace(&mut ttt, "tictactoe", 1, None, 10).expect("a trace");
     assert!(trace["playouts"][0]["steps"][0].get("sees").is_none());
 }
 
 fn two_dice() -> Interpreter {
-    Interpreter::from_path(&project_game_path("gdl-ii/twodice")).expect("twodice.kif loads")
+    load("gdl-ii/twodice")
 }
 
 #[test]
 fn perft_counts_the_moves_of_random_as_branches() {
     // Three bets times six faces, then one wait times six faces.
-    let leaves: Vec<u64> = perft(&mut two_dice(), 3)
-        .unwrap()
-        .iter()
-        .map(|l| l.leaves)
-        .collect();
-    assert_eq!(leaves, [1, 18, 108, 0]);
+    assert_eq!(leaves(&mut two_dice(), 3), [1, 18, 108, 0]);
 }
 
 #[test]
@@ -287,16 +285,14 @@ fn the_bettor_sees_each_roll_as_it_is_made() {
 }
 
 fn blind_tic_tac_toe() -> Interpreter {
-    Interpreter::from_path(&project_game_path("gdl-ii/blindtictactoe")).expect("loads")
+    load("gdl-ii/blindtictactoe")
 }
 
 #[test]
 fn blind_tic_tac_toe_branches_on_what_each_player_knows() {
     // x tries any of 9 cells, o any of 9 (it does not see x's mark), then
     // each tries one of the 8 cells it has not tried.
-    let mut r = blind_tic_tac_toe();
-    let leaves: Vec<u64> = perft(&mut r, 4).unwrap().iter().map(|l| l.leaves).collect();
-    assert_eq!(leaves, [1, 9, 81, 648, 5184]);
+    assert_eq!(leaves(&mut blind_tic_tac_toe(), 4), [1, 9, 81, 648, 5184]);
 }
 
 #[test]
@@ -331,19 +327,17 @@ fn in_blind_tic_tac_toe_only_the_mover_sees_whether_its_mark_was_placed() {
 }
 
 fn high_card() -> Interpreter {
-    Interpreter::from_path(&project_game_path("gdl-ii/highcard")).expect("highcard.kif loads")
+    load("gdl-ii/highcard")
 }
 
 #[test]
 fn high_card_shuffles_every_order_then_branches_on_the_players_only() {
     // The dealer's shuffle: 4, 4·3, 4·3·2 and 4! orders; the deal adds no
     // branch; then keep or swap for player1, then for player2.
-    let leaves: Vec<u64> = perft(&mut high_card(), 8)
-        .unwrap()
-        .iter()
-        .map(|l| l.leaves)
-        .collect();
-    assert_eq!(leaves, [1, 4, 12, 24, 24, 24, 48, 96, 0]);
+    assert_eq!(
+        leaves(&mut high_card(), 8),
+        [1, 4, 12, 24, 24, 24, 48, 96, 0]
+    );
 }
 
 #[test]

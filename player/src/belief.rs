@@ -15,7 +15,7 @@
 
 use crate::search::below;
 use gdl_runtime::kif::canonical;
-use gdl_runtime::{PerceptError, Reasoner};
+use gdl_runtime::{percept_texts, PerceptError, Reasoner};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Instant;
 
@@ -201,18 +201,12 @@ fn sample_step<R: Reasoner>(
     let Some(perceived) = &step.1 else {
         return Some(r.next_state(state, &joint));
     };
-    let mut ids = Vec::new();
     // The role `random`, should this player be given it, perceives nothing.
-    match r.percepts(state, &joint, role, &mut ids) {
-        Ok(()) | Err(PerceptError::RandomRole) => {}
+    let texts = match percept_texts(r, state, &joint, role) {
+        Ok(texts) => texts,
+        Err(PerceptError::RandomRole) => Vec::new(),
         Err(_) => return None,
-    }
-    let mut texts: Vec<String> = ids
-        .iter()
-        .filter_map(|&p| r.percept_text(p))
-        .map(|t| normal(&t))
-        .collect();
-    texts.sort();
+    };
     (texts == *perceived).then(|| r.next_state(state, &joint))
 }
 
@@ -239,7 +233,8 @@ fn random_joint<R: Reasoner>(
     Some(joint)
 }
 
-/// A percept's text as the reasoner prints it: canonical, lower case.
+/// A received percept's text as a reasoner prints it: canonical, lower
+/// case.
 fn normal(text: &str) -> String {
     let lower = text.to_lowercase();
     canonical(&lower).unwrap_or(lower)

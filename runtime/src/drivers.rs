@@ -1,7 +1,7 @@
 //! Drivers written once against [`Reasoner`]: perft, the deterministic playout
 //! of the conformance suite, flat Monte-Carlo and move application from text.
 
-use crate::Reasoner;
+use crate::{percept_texts, Reasoner};
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::{Duration, Instant};
@@ -368,7 +368,12 @@ pub fn deterministic_playout<R: Reasoner>(
             joint_texts.push(text);
             legal_texts.push(texts.into_iter().map(|(s, _)| s).collect());
         }
-        let sees = r.has_percepts().then(|| percept_texts(r, &state, &joint));
+        let sees = r.has_percepts().then(|| {
+            // The role `random` perceives nothing: an empty list.
+            (0..roles)
+                .map(|role| percept_texts(r, &state, &joint, role).unwrap_or_default())
+                .collect()
+        });
         state = r.next_state(&state, &joint);
         steps.push(PlayoutStep {
             legal: legal_texts,
@@ -383,22 +388,6 @@ pub fn deterministic_playout<R: Reasoner>(
         terminal_step: None,
         goals: Vec::new(),
     })
-}
-
-/// Each role's percepts of `joint` in `state` as sorted text; the role
-/// `random`, which perceives nothing, gets an empty list.
-fn percept_texts<R: Reasoner>(r: &mut R, state: &R::State, joint: &[R::Move]) -> Vec<Vec<String>> {
-    let mut ids = Vec::new();
-    (0..r.roles().len())
-        .map(|role| {
-            if r.percepts(state, joint, role, &mut ids).is_err() {
-                return Vec::new();
-            }
-            let mut texts: Vec<String> = ids.iter().filter_map(|&p| r.percept_text(p)).collect();
-            texts.sort();
-            texts
-        })
-        .collect()
 }
 
 /// Applies a joint move given as KIF text (one move per role, in declaration

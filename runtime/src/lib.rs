@@ -39,7 +39,7 @@ pub use parallel::{
     default_threads, parallel_flat_monte_carlo, McThreadCounts, ParallelMcReport, MAX_THREADS,
 };
 pub use parallel_perft::parallel_perft;
-pub use percepts::{PerceptError, RANDOM_ROLE};
+pub use percepts::{percept_texts, PerceptError, RANDOM_ROLE};
 
 /// Includes the reasoner that a build script generated with
 /// `gdlc::Builder` (or `gdlc::compile_game`) as `$OUT_DIR/NAME.rs`, as the

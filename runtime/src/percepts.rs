@@ -5,6 +5,7 @@
 //! its percepts. [`Reasoner::percepts`](crate::Reasoner::percepts) answers
 //! them; a GDL game has none.
 
+use crate::Reasoner;
 use std::fmt;
 
 /// The name of the role whose moves are chance (GDL-II).
@@ -52,3 +53,19 @@ impl fmt::Display for PerceptError {
 }
 
 impl std::error::Error for PerceptError {}
+
+/// The percepts of `role` when `joint` is played in `state`, as canonical
+/// KIF text, sorted: [`Reasoner::percepts`] with each id's
+/// [`Reasoner::percept_text`].
+pub fn percept_texts<R: Reasoner + ?Sized>(
+    r: &mut R,
+    state: &R::State,
+    joint: &[R::Move],
+    role: usize,
+) -> Result<Vec<String>, PerceptError> {
+    let mut ids = Vec::new();
+    r.percepts(state, joint, role, &mut ids)?;
+    let mut texts: Vec<String> = ids.iter().filter_map(|&p| r.percept_text(p)).collect();
+    texts.sort();
+    Ok(texts)
+}
