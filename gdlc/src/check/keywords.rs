@@ -72,10 +72,11 @@ pub fn check_forms(description: &Description, out: &mut Vec<Diagnostic>) {
     let mut atoms: Vec<&Atom> = Vec::new();
     for rule in &description.rules {
         atoms.push(&rule.head);
+        let body = atoms.len();
         for literal in &rule.body {
             collect_atoms(literal, &mut atoms, out);
         }
-        check_sees_in_body(&rule.body, out);
+        check_sees_in_body(&atoms[body..], out);
         let head = &rule.head;
         if head.name == "true" || head.name == "does" {
             out.push(
@@ -123,14 +124,9 @@ pub fn check_forms(description: &Description, out: &mut Vec<Diagnostic>) {
 }
 
 /// GDL-II's `sees`, like `next`, answers a question about a state and a
-/// joint move; no rule may read it.
-fn check_sees_in_body(body: &[Literal], out: &mut Vec<Diagnostic>) {
-    let mut atoms = Vec::new();
-    let mut ignored = Vec::new();
-    for literal in body {
-        collect_atoms(literal, &mut atoms, &mut ignored);
-    }
-    for atom in atoms.into_iter().filter(|a| a.name == "sees") {
+/// joint move; no rule may read it (`body`: the atoms of a rule's body).
+fn check_sees_in_body(body: &[&Atom], out: &mut Vec<Diagnostic>) {
+    for atom in body.iter().filter(|a| a.name == "sees") {
         out.push(
             Diagnostic::error("sees-in-body", "`sees` cannot be read by a rule")
                 .at(atom.span, "`sees` in a body")
