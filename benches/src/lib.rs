@@ -3,7 +3,8 @@
 //! and the tests in `tests/`: each game with the default strategy (ground,
 //! evaluated incrementally, for these small games but `maze`), as
 //! `<game>_ground` with every state evaluated in full, and as
-//! `<game>_relational` with the relational strategy.
+//! `<game>_relational` with the relational strategy; the GDL-II games of
+//! `games/gdl-ii/` in those three and as `<game>_demand`.
 
 use std::path::PathBuf;
 
@@ -25,6 +26,22 @@ gdl_runtime::include_reasoner!(breakthrough_relational);
 gdl_runtime::include_reasoner!(simultaneous_relational);
 gdl_runtime::include_reasoner!(threeplayer_relational);
 gdl_runtime::include_reasoner!(maze_relational);
+gdl_runtime::include_reasoner!(montyhall);
+gdl_runtime::include_reasoner!(montyhall_ground);
+gdl_runtime::include_reasoner!(montyhall_relational);
+gdl_runtime::include_reasoner!(montyhall_demand);
+gdl_runtime::include_reasoner!(twodice);
+gdl_runtime::include_reasoner!(twodice_ground);
+gdl_runtime::include_reasoner!(twodice_relational);
+gdl_runtime::include_reasoner!(twodice_demand);
+gdl_runtime::include_reasoner!(blindtictactoe);
+gdl_runtime::include_reasoner!(blindtictactoe_ground);
+gdl_runtime::include_reasoner!(blindtictactoe_relational);
+gdl_runtime::include_reasoner!(blindtictactoe_demand);
+gdl_runtime::include_reasoner!(highcard);
+gdl_runtime::include_reasoner!(highcard_ground);
+gdl_runtime::include_reasoner!(highcard_relational);
+gdl_runtime::include_reasoner!(highcard_demand);
 
 /// The description of the project's game `name`, for the interpreter.
 pub fn description(name: &str) -> PathBuf {

@@ -1,6 +1,7 @@
 //! GDL-II (chance and imperfect information) through the reference
 //! interpreter: the role `random`, the percepts `sees` gives, the errors for
-//! what cannot be asked, and the compiler's refusal by name.
+//! what cannot be asked; and the compiled backend's traces, percepts
+//! included, equal to the interpreter's.
 //!
 //! Every expected number is derived by hand from the rules of the game
 //! (Monty Hall: switching wins 2/3 of the time, staying 1/3), never
@@ -8,7 +9,7 @@
 
 mod common;
 
-use common::project_game_path;
+use common::{project_game, project_game_path};
 use gdl_runtime::{flat_monte_carlo, perft, McBudget, PerceptError, Reasoner};
 use gdlc::interp::Interpreter;
 
@@ -181,15 +182,18 @@ fn a_gdl_game_has_no_random_role_and_no_percepts() {
 }
 
 #[test]
-fn the_compiler_refuses_percepts_by_name() {
-    let loaded = gdlc::load_path(&project_game_path("gdl-ii/montyhall")).expect("loads");
-    let refused = gdlc::compile::analyze_with(&loaded, gdlc::compile::Strategy::Auto);
-    let why = refused.err().expect("a GDL-II game with `sees` is refused");
-    assert_eq!(why, gdlc::compile::CompileError::Percepts);
-    assert!(
-        why.to_string().contains("GDL-II percepts (`sees`)"),
-        "{why}"
-    );
+fn the_compiled_backend_traces_percepts_as_the_interpreter() {
+    let Some(_) = common::cargo() else { return };
+    for game in ["gdl-ii/montyhall", "gdl-ii/highcard"] {
+        let path = project_game(game);
+        let args = ["trace", &path, "--depth", "2", "--max-steps", "40"];
+        let interpreted = common::gdlc_cached(&args).json();
+        let compiled = common::gdlc_cached(&[&args[..], &["--backend", "compiled"]].concat());
+        assert_eq!(compiled.code, 0, "{}", compiled.stderr);
+        assert_eq!(compiled.json(), interpreted, "{game}");
+        let steps = &interpreted["playouts"][0]["steps"];
+        assert!(steps[0].get("sees").is_some(), "{game}: {steps}");
+    }
 }
 
 /// The percepts of each step of a trace's playout, by step, for `role`.

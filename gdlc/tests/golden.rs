@@ -6,10 +6,10 @@
 //! reviewed with the change; a pure refactoring changes no line. Rewrite the
 //! list with `GDLC_BLESS=1 cargo test -p gdlc --test golden`.
 //!
-//! The games: every game of the project's `games/`, and, when `../shared`
-//! is beside the checkout, the corpus games named in `CORPUS` (big boards,
-//! recursive helpers, simultaneous moves, many roles, and descriptions the
-//! compiler refuses). Without `../shared` the corpus lines are not checked
+//! The games: every game of the project's `games/` and `games/gdl-ii/`,
+//! and, when `../shared` is beside the checkout, the corpus games named in
+//! `CORPUS` (big boards, recursive helpers, simultaneous moves, many roles,
+//! and descriptions the compiler refuses). Without `../shared` the corpus lines are not checked
 //! (a message says so).
 
 mod common;
@@ -161,16 +161,18 @@ fn check(set: &str, actual: &str) {
 
 #[test]
 fn the_project_games_generate_the_golden_bytes() {
-    let dir = manifest_dir().join("../games");
-    let mut games: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "kif"))
-        .map(|p| {
-            (
-                format!("games/{}", p.file_name().unwrap().to_string_lossy()),
-                p,
-            )
+    let mut games: Vec<(String, PathBuf)> = ["games", "games/gdl-ii"]
+        .iter()
+        .flat_map(|folder| {
+            let dir = manifest_dir().join("..").join(folder);
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "kif"))
+                .map(move |p| {
+                    let name = p.file_name().unwrap().to_string_lossy();
+                    (format!("{folder}/{name}"), p)
+                })
         })
         .collect();
     games.sort();

@@ -49,9 +49,6 @@ pub enum CompileError {
         /// The limit that was passed.
         limit: usize,
     },
-    /// The description is GDL-II with percepts (`sees`), which the
-    /// compiled strategies do not evaluate; the interpreter does.
-    Percepts,
 }
 
 impl fmt::Display for CompileError {
@@ -85,11 +82,6 @@ impl fmt::Display for CompileError {
             } => write!(
                 f,
                 "argument {argument} of `{relation}` can take more than {limit} values in the rule {rule}"
-            ),
-            CompileError::Percepts => write!(
-                f,
-                "GDL-II percepts (`sees`) are not compiled yet; the interpreter answers them (`gdlc mc`, \
-                 `perft` and `trace` run it, and the player and Python package fall back to it)"
             ),
         }
     }

@@ -18,7 +18,7 @@ use petgraph::visit::EdgeRef;
 use std::fmt::Write as _;
 
 /// The names of the four phases, in the order of [`Layers::phases`].
-const PHASES: [&str; 4] = ["legal", "next", "terminal", "goal"];
+const PHASES: [&str; 5] = ["legal", "next", "terminal", "goal", "sees"];
 
 /// The report of `gdlc explain` for the game named `game`: roles, state
 /// size, term ids, relations (class, domains, relaxed facts, container),
@@ -498,7 +498,8 @@ fn layers(out: &mut String, p: &Program, layers: &Layers) {
         );
     }
     let _ = writeln!(out, "\nphases (the layers each one evaluates, in order):");
-    for (name, order) in PHASES.iter().zip(&layers.phases) {
+    let phases = if p.has_percepts() { 5 } else { 4 };
+    for (name, order) in PHASES.iter().zip(&layers.phases).take(phases) {
         let list: Vec<String> = order.iter().map(|l| format!("L{l}")).collect();
         let list = if list.is_empty() {
             "none".to_string()

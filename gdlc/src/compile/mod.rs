@@ -40,14 +40,6 @@ pub fn analyze(loaded: &Loaded) -> Result<Compiled, CompileError> {
 
 /// [`analyze`] with the given strategy.
 pub fn analyze_with(loaded: &Loaded, strategy: Strategy) -> Result<Compiled, CompileError> {
-    if loaded
-        .analysis
-        .rules
-        .iter()
-        .any(|r| crate::ir::written_name(&r.head.name) == "sees" && r.head.args.len() == 2)
-    {
-        return Err(CompileError::Percepts);
-    }
     let mut program = program::lower::lower(&loaded.analysis.rules)?;
     let mut domains = domains::compute(&mut program)?;
     let mut layers = layers::build(&program);

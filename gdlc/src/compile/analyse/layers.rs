@@ -2,10 +2,11 @@
 //! `does`) grouped into the strongly connected components of the relation
 //! graph, in an order where every component comes after those it reads;
 //! acyclic layers run each rule once, cyclic ones iterate to a fixpoint.
-//! Each phase (legal, next, terminal, goal) evaluates only the layers in the
+//! Each phase (legal, next, terminal, goal, sees) evaluates only the layers in the
 //! cone of the relations that answer it.
 
 use crate::compile::program::{Class, Lit, Program, RelId};
+use crate::ir::PHASES;
 
 /// One layer: a strongly connected component of dynamic relations.
 pub struct Layer {
@@ -23,8 +24,9 @@ pub struct Layer {
 pub struct Layers {
     /// Every layer, dependencies first.
     pub layers: Vec<Layer>,
-    /// Per phase (legal, next, terminal, goal): the layers it evaluates, in order.
-    pub phases: [Vec<usize>; 4],
+    /// Per phase (legal, next, terminal, goal, sees): the layers it
+    /// evaluates, in order.
+    pub phases: [Vec<usize>; PHASES],
 }
 
 /// Builds the layers of `program`.

@@ -73,6 +73,13 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
     let tables = tables.iter().map(|l| quote! { &[#(#l),*] });
     let does = does_items(&ground.does, || per_role("DOES", &ground.does));
     let goals = per_role("GOALS", &ground.goals);
+    let sees = ground.sees.as_ref().map(|sees| {
+        let sees = per_role("SEES", sees);
+        quote! {
+            /// Per role: `(bit, percept)` of every possible percept.
+            #sees
+        }
+    });
     let n_terminal = Literal::usize_unsuffixed(ground.terminal.len());
     let terminal = arrays.static_ints(
         &format_ident!("TERMINAL"),
@@ -90,6 +97,7 @@ fn answer_items(ground: &Ground, arrays: &mut Arrays) -> TokenStream {
         #does
         /// Per role: `(bit, value)` of every possible goal.
         #goals
+        #sees
         /// The bits that make a state terminal.
         #terminal
 
@@ -208,8 +216,26 @@ pub fn full_play(layers: &Layers, ground: &Ground) -> TokenStream {
 
 /// The answering methods of `Reasoner`: `Game` has the bit vector `v`,
 /// `load(state)`, `play(joint)` and a `phase_<phase>()` that makes the
-/// bits of `legal`, `terminal` and `goal` hold for the loaded state.
-pub fn answer_methods() -> TokenStream {
+/// bits of `legal`, `terminal`, `goal` and `sees` hold for the loaded
+/// state (and joint move).
+pub fn answer_methods(ground: &Ground) -> TokenStream {
+    let sees = ground.sees.is_some().then(|| {
+        quote! {
+            fn sees(&mut self, state: &State, joint: &[Move], role: usize, out: &mut Vec<u32>) {
+                self.load(state);
+                self.play(joint);
+                self.phase_sees();
+                out.clear();
+                for &(b, p) in SEES[role] {
+                    if bit(&self.v, b) {
+                        out.push(p);
+                    }
+                }
+                out.sort_unstable();
+                out.dedup();
+            }
+        }
+    });
     quote! {
         fn is_terminal(&mut self, state: &State) -> bool {
             self.load(state);
@@ -273,6 +299,8 @@ pub fn answer_methods() -> TokenStream {
                 _ => None,
             }
         }
+
+        #sees
     }
 }
 

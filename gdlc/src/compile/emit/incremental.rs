@@ -37,6 +37,7 @@ pub fn module(
             .phases
             .clone()
             .map(|o| o.into_iter().filter(|&l| !kept(l)).collect()),
+        program.has_percepts(),
     );
     let counts = incremental_items(incremental, &mut arrays, &tables);
     let vector = bit_vector_items(ground, &mut arrays);
@@ -87,7 +88,7 @@ pub fn module(
                 v[(b >> 6) as usize & (BITS - 1)] ^= 1u64 << (b & 63);
             }
         },
-        answers: answer_methods(),
+        answers: answer_methods(ground),
     };
     skeleton::module(program, domains, arrays, parts)
 }

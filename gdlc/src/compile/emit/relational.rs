@@ -20,6 +20,7 @@ use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
 use crate::compile::relational::containers::{self, Container};
 use crate::compile::relational::plan::{Table, Tables};
+use crate::ir::Phase;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -58,7 +59,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .enumerate()
         .map(|(i, layer)| layer_fns(i, layer, &recursion))
         .collect();
-    let phase_fns = phase_fns(&phase_roots(program, layers));
+    let phase_fns = phase_fns(&phase_roots(program, layers), program.has_percepts());
     let relations = ContainerCode::new(
         program,
         layers,
@@ -278,17 +279,20 @@ struct AnswerLoops<'a> {
 }
 
 impl AnswerLoops<'_> {
-    /// `is_terminal`, `legal_moves`, `next_state` and `goal`.
+    /// `is_terminal`, `legal_moves`, `next_state`, `goal` and, in a game
+    /// with percepts, `sees`.
     fn methods(mut self) -> TokenStream {
         let legal = self.legal_moves();
         let next = self.next_state();
         let terminal = self.is_terminal();
         let goal = self.goal();
+        let sees = self.program.has_percepts().then(|| self.sees());
         quote! {
             #terminal
             #legal
             #next
             #goal
+            #sees
         }
     }
 
@@ -382,6 +386,31 @@ impl AnswerLoops<'_> {
                 let mut bits = #bits;
                 #(#loops)*
                 State(bits)
+            }
+        }
+    }
+
+    /// `sees`: the percepts of the role's rows of every `sees` relation
+    /// when the joint move is played in the state, ascending and distinct.
+    fn sees(&mut self) -> TokenStream {
+        let does = rel_field(self.program.does_rel);
+        let loops: Vec<TokenStream> = self.program.answers[Phase::Sees as usize]
+            .iter()
+            .map(|&r| self.each_row(r, quote! { if row[0] == who { out.push(row[1]); } }))
+            .collect();
+        quote! {
+            fn sees(&mut self, state: &State, joint: &[Move], role: usize, out: &mut Vec<u32>) {
+                self.load(state);
+                self.clear_moves();
+                for (role, mv) in joint.iter().enumerate() {
+                    self.#does.insert([ROLE_IDS[role], mv.0]);
+                }
+                self.phase_sees();
+                out.clear();
+                let who = ROLE_IDS[role];
+                #(#loops)*
+                out.sort_unstable();
+                out.dedup();
             }
         }
     }

@@ -7,6 +7,7 @@
 use crate::compile::analyse::layers::{Layer, Layers};
 use crate::compile::program::{Program, RelId};
 use crate::compile::relational::plan::{RulePlan, Step};
+use crate::ir::PHASES;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -27,7 +28,7 @@ pub fn layer_of(program: &Program, layers: &Layers) -> Vec<Option<usize>> {
 /// first reads it (see `RuleGen::ensure`), so a relation that no rule
 /// reaches in a state (chess's threat blockers when no king is in check)
 /// is not derived there.
-pub fn phase_roots(program: &Program, layers: &Layers) -> [Vec<usize>; 4] {
+pub fn phase_roots(program: &Program, layers: &Layers) -> [Vec<usize>; PHASES] {
     let of = layer_of(program, layers);
     program.answers.clone().map(|roots| {
         let mut order: Vec<usize> = roots.iter().filter_map(|&r| of[r]).collect();

@@ -7,6 +7,7 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::program::Program;
+use crate::ir::{Phase, PHASES};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -76,6 +77,7 @@ pub fn module(
     let shared = shared_items(program, domains, &mut arrays);
     let data = arrays.data_item();
     let shared_methods = shared_methods();
+    let percept_methods = program.has_percepts().then(percept_methods);
     let GameParts {
         imports,
         items,
@@ -112,6 +114,7 @@ pub fn module(
             type Move = Move;
 
             #shared_methods
+            #percept_methods
             #answers
         }
     };
@@ -234,6 +237,20 @@ fn shared_items(program: &Program, domains: &Domains, arrays: &mut Arrays) -> To
     }
 }
 
+/// The methods of `Reasoner` every module of a game with `sees` implements
+/// alike: percept ids are term ids.
+fn percept_methods() -> TokenStream {
+    quote! {
+        fn has_percepts(&self) -> bool {
+            true
+        }
+
+        fn percept_text(&self, percept: u32) -> Option<String> {
+            TERM_TEXT.get(percept as usize).map(|t| t.to_string())
+        }
+    }
+}
+
 /// The methods of `Reasoner` every module implements alike (in `impl
 /// Reasoner for Game`; `Game` has a `roles` field).
 fn shared_methods() -> TokenStream {
@@ -302,14 +319,27 @@ pub fn lit(n: u32) -> Literal {
     Literal::u32_unsuffixed(n)
 }
 
-/// `phase_legal`, `phase_next`, `phase_terminal` and `phase_goal`: each
-/// evaluates, in `orders[phase]`'s order, those of its layers that are not
-/// done yet for the current state (or joint move).
-pub fn phase_fns(orders: &[Vec<usize>; 4]) -> Vec<TokenStream> {
-    let phase_names = ["phase_legal", "phase_next", "phase_terminal", "phase_goal"];
+/// `phase_legal`, `phase_next`, `phase_terminal`, `phase_goal` and, in a
+/// game with `percepts`, `phase_sees`: each evaluates, in
+/// `orders[phase]`'s order, those of its layers that are not done yet for
+/// the current state (or joint move).
+pub fn phase_fns(orders: &[Vec<usize>; PHASES], percepts: bool) -> Vec<TokenStream> {
+    let phase_names = [
+        "phase_legal",
+        "phase_next",
+        "phase_terminal",
+        "phase_goal",
+        "phase_sees",
+    ];
+    let phases = if percepts {
+        PHASES
+    } else {
+        Phase::Sees as usize
+    };
     orders
         .iter()
         .zip(phase_names)
+        .take(phases)
         .map(|(order, name)| {
             let name = format_ident!("{name}");
             let calls = order.iter().map(|&l| {

@@ -22,6 +22,7 @@ use crate::compile::analyse::layers::Layers;
 use crate::compile::error::NotGround;
 use crate::compile::program::{lookup, Class, Lit, Program, RelId, Rule};
 use crate::ir::terms::TermId;
+use crate::ir::Phase;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Most bit-test slots (heads and literals) of all instances together;
@@ -230,6 +231,9 @@ pub struct Ground {
     pub terminal: Vec<u32>,
     /// Per role: `(bit, value id)` of each possible goal.
     pub goals: Vec<Vec<(u32, u32)>>,
+    /// Per role: `(bit, percept id)` of each possible percept (`sees`);
+    /// `None` in a game without `sees`.
+    pub sees: Option<Vec<Vec<(u32, u32)>>>,
     /// Per rule with instances: its rows, by rule index.
     pub rules: Vec<Option<GroundRule>>,
     /// Atoms per relation (for `gdlc explain`).
@@ -292,7 +296,10 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
     // of checking bounds.
     let words = (b.next_free as usize + 1).div_ceil(64).next_power_of_two();
     let terminal = answers.terminal(&b);
-    let goals = answers.goals(&b);
+    let goals = answers.per_role(&b, Phase::Goal);
+    let sees = program
+        .has_percepts()
+        .then(|| answers.per_role(&b, Phase::Sees));
     if program.answers[1]
         .iter()
         .any(|&r| program.class[r] == Class::Static && !program.facts[r].is_empty())
@@ -316,6 +323,7 @@ pub fn ground(program: &Program, domains: &Domains, layers: &Layers) -> Result<G
         does,
         terminal,
         goals,
+        sees,
         rules,
         atoms: b.atoms,
     })
@@ -413,7 +421,7 @@ impl Builder {
 /// Per role: pairs of a bit and an id (of a move or a goal value).
 type PerRole = Vec<Vec<(u32, u32)>>;
 
-/// The bits of the answer relations (`legal`, `terminal`, `goal`).
+/// The bits of the answer relations (`legal`, `terminal`, `goal`, `sees`).
 struct Answers<'a> {
     program: &'a Program,
     domains: &'a Domains,
@@ -486,18 +494,20 @@ impl Answers<'_> {
         terminal
     }
 
-    /// Per role: `(bit, value id)` of each possible goal.
-    fn goals(&self, b: &Builder) -> PerRole {
+    /// Per role: `(bit, id of the second argument)` of each possible fact
+    /// of `phase`'s role-keyed relations (`goal`'s values, `sees`'s
+    /// percepts).
+    fn per_role(&self, b: &Builder, phase: Phase) -> PerRole {
         let program = self.program;
-        let mut goals: PerRole = vec![Vec::new(); program.roles.len()];
-        for &r in &program.answers[3] {
+        let mut facts: PerRole = vec![Vec::new(); program.roles.len()];
+        for &r in &program.answers[phase as usize] {
             for row in self.rows(r) {
                 if let Some(role) = program.roles.iter().position(|&x| x == row[0]) {
-                    goals[role].push((self.bit(b, r, row), self.domains.id(row[1])));
+                    facts[role].push((self.bit(b, r, row), self.domains.id(row[1])));
                 }
             }
         }
-        goals
+        facts
     }
 }
 

@@ -8,6 +8,7 @@ pub mod lower;
 use crate::graph::RelationGraph;
 use crate::ir::terms::{SymId, TermData, TermId, TermStore};
 pub use crate::ir::{Class, RelId};
+use crate::ir::{Phase, PHASES};
 use crate::syntax::ast::Relation;
 
 /// An argument pattern: a term with numbered variables.
@@ -132,8 +133,9 @@ pub struct Program {
     pub true_rel: RelId,
     /// The relation `does/2`.
     pub does_rel: RelId,
-    /// The relations answering `legal/2`, `next/1`, `terminal/0`, `goal/2`.
-    pub answers: [Vec<RelId>; 4],
+    /// The relations answering `legal/2`, `next/1`, `terminal/0`, `goal/2`
+    /// and `sees/2` (by [`crate::ir::Phase`]; no `sees` in a GDL game).
+    pub answers: [Vec<RelId>; PHASES],
     /// The relation graph (nodes indexed like `relations`).
     pub graph: RelationGraph,
     /// The static relations too large to tabulate, derived per state from
@@ -141,10 +143,22 @@ pub struct Program {
     pub untabulated: Vec<RelId>,
 }
 
-/// The keyword relations whose facts answer the four questions, in the
-/// order of [`Program::answers`].
-pub const ANSWER_KEYWORDS: [(&str, usize); 4] =
-    [("legal", 2), ("next", 1), ("terminal", 0), ("goal", 2)];
+impl Program {
+    /// Whether the game defines `sees` (GDL-II percepts).
+    pub fn has_percepts(&self) -> bool {
+        !self.answers[Phase::Sees as usize].is_empty()
+    }
+}
+
+/// The keyword relations whose facts answer the questions, in the order of
+/// [`Program::answers`].
+pub const ANSWER_KEYWORDS: [(&str, usize); PHASES] = [
+    ("legal", 2),
+    ("next", 1),
+    ("terminal", 0),
+    ("goal", 2),
+    ("sees", 2),
+];
 
 /// Matches a ground term against a pattern, extending `binding` (one slot
 /// per variable); `false` when they do not match.
