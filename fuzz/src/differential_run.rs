@@ -60,6 +60,10 @@ pub struct Stats {
     pub disjunction: usize,
     /// Games with `distinct`.
     pub distinct: usize,
+    /// Games with a role `random`.
+    pub chance: usize,
+    /// Games with `sees`.
+    pub percepts: usize,
     /// Per strategy: games compared and found equal.
     pub agreed: Vec<(Strategy, usize)>,
     /// Per strategy: games the compiler refused.
@@ -81,6 +85,8 @@ impl Stats {
         self.simultaneous += usize::from(f.simultaneous);
         self.disjunction += usize::from(f.disjunction);
         self.distinct += usize::from(f.distinct);
+        self.chance += usize::from(f.chance);
+        self.percepts += usize::from(f.percepts);
     }
 
     fn bump(list: &mut Vec<(Strategy, usize)>, s: Strategy) {
@@ -106,7 +112,8 @@ impl Stats {
         let _ = writeln!(
             out,
             "differential: {} games generated, {} invalid (generator bugs); recursion {}, \
-             successor recursion {}, negation {}, functions {}, simultaneous moves {}, or {}, distinct {}",
+             successor recursion {}, negation {}, functions {}, simultaneous moves {}, or {}, distinct {}, \
+             random {}, sees {}",
             self.games,
             self.invalid,
             self.recursion,
@@ -115,7 +122,9 @@ impl Stats {
             self.functions,
             self.simultaneous,
             self.disjunction,
-            self.distinct
+            self.distinct,
+            self.chance,
+            self.percepts
         );
         let _ = writeln!(
             out,

@@ -171,6 +171,10 @@ pub struct Features {
     pub disjunction: bool,
     /// A `distinct` in some body.
     pub distinct: bool,
+    /// A role `random` (GDL-II).
+    pub chance: bool,
+    /// `sees` rules (GDL-II percepts).
+    pub percepts: bool,
 }
 
 /// A game: its rules, printed one per paragraph.
@@ -194,13 +198,20 @@ impl Game {
     /// What the rules exercise, read off the rules themselves (so a shrunk
     /// game reports what is left). Recursion is a rule whose body calls the
     /// relation of its head; moves are simultaneous when there are several
-    /// roles and no `control` fluent (the generator's turn-taking).
+    /// roles besides `random` and no `control` fluent (the generator's
+    /// turn-taking).
     pub fn features(&self) -> Features {
         let mut f = Features::default();
         let mut roles = 0;
         let mut control = false;
         for r in &self.rules {
-            roles += usize::from(r.head.relation == "role" && r.body.is_empty());
+            if r.head.relation == "role" && r.body.is_empty() {
+                match r.head.args[..] {
+                    [Term::Const(ref name)] if name == "random" => f.chance = true,
+                    _ => roles += 1,
+                }
+            }
+            f.percepts |= r.head.relation == "sees";
             control |= r.to_string().contains("(control ");
             for l in &r.body {
                 visit(l, &mut |l| match l {

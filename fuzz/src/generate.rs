@@ -3,8 +3,9 @@
 //! Every game has 1–4 roles (taking turns through a `control` fluent, or
 //! all moving at once), a step counter that ends it after a few steps,
 //! a `noop` (or, for the role in control, `pass`) legal in every state,
-//! and for every role exactly one goal value in every state (a condition
-//! and its negation), so every game is playable and terminates. Between
+//! and for every role (but `random`, below) exactly one goal value in every
+//! state (a condition and its negation), so every game is playable and
+//! terminates. Between
 //! those fixed parts the rules are random: fluents over a small domain of
 //! numbers (some holding a function term `(p x y)`), static relations
 //! (the successor relation, random links, recursion through the successor
@@ -14,6 +15,9 @@
 //! them rays along `succ` through the squares that pass a test of the
 //! state, as chess's `clear_row`, which the demand strategy walks by
 //! loops), and `legal`/`next`/`terminal`/`goal` rules over all of them.
+//! Some games are GDL-II: a role `random` that draws a value each step
+//! (into a fluent `drawn`), and `sees` rules giving roles percepts built
+//! from the state, the joint move and random's draw.
 
 use crate::game::{Atom, Game, Literal, Rule, Term};
 use rand::rngs::StdRng;
@@ -150,6 +154,10 @@ impl Generator {
         self.move_relation();
         self.next_rules();
         self.terminal_and_goals();
+        // Drawn last, so that a seed's GDL game stays what it was.
+        if self.chance(0.3) {
+            self.chance_and_percepts();
+        }
         Game { rules: self.rules }
     }
 
@@ -775,6 +783,63 @@ impl Generator {
             }
         }
     }
+
+    /// GDL-II: often a role `random` drawing a value into `drawn` (`noop`
+    /// is legal for it too, through the rules with `(role ?r)`), and 1–3
+    /// `sees` rules. A percept `(s{k} args…)` is seen by a role (a `?r`
+    /// ranging over the roles may name `random`, whose percepts every
+    /// reasoner refuses to give); its body reads a `does`, random's draw or
+    /// neither, then the pool.
+    fn chance_and_percepts(&mut self) {
+        let random = self.chance(0.6);
+        if random {
+            self.fact("role", vec![Term::c("random")]);
+            self.rules.push(Rule {
+                head: Atom::new("legal", vec![Term::c("random"), draw(v("x"))]),
+                body: vec![Literal::Pos(Atom::new("val", vec![v("x")]))],
+            });
+            self.rules.push(Rule {
+                head: Atom::new("next", vec![Term::f("drawn", vec![v("x")])]),
+                body: vec![Literal::Pos(Atom::new(
+                    "does",
+                    vec![Term::c("random"), draw(v("x"))],
+                ))],
+            });
+        }
+        let pool = self.pool.clone();
+        for k in 0..self.rng.random_range(1..=3) {
+            let mut scope = Scope::default();
+            let mut body = Vec::new();
+            let who = self.role_term(&mut scope, &mut body);
+            match self.below(3) {
+                0 => self.does(&mut scope, &mut body),
+                1 if random => {
+                    let x = scope.fresh();
+                    let read = match self.chance(0.5) {
+                        true => Atom::new("does", vec![Term::c("random"), draw(v(&x))]),
+                        false => Atom::new("true", vec![Term::f("drawn", vec![v(&x)])]),
+                    };
+                    body.push(Literal::Pos(read));
+                    scope.bound.push((x, Kind::Value));
+                }
+                _ => {}
+            }
+            let binders = self.below(2);
+            body.extend(self.body(&pool, &mut scope, binders));
+            let arity = self.below(3);
+            let args = self.head_args(&vec![Kind::Value; arity], &scope);
+            let percept = Term::f(format!("s{k}"), args);
+            self.rules.push(Rule {
+                head: Atom::new("sees", vec![who, percept]),
+                body,
+            });
+        }
+    }
+}
+
+/// random's move `(draw x)`.
+fn draw(x: Term) -> Term {
+    Term::f("draw", vec![x])
 }
 
 /// `(true fluent)`.

@@ -12,11 +12,13 @@ use std::time::{Duration, Instant};
 
 /// Plays every line of `game` up to `depth` moves, checking that every role
 /// has a legal move in every non-terminal state and a goal in every
-/// terminal one; returns the number of states visited.
+/// terminal one (but `random`, which may have none); returns the number of
+/// states visited.
 fn explore(r: &mut Interpreter, state: &gdlc::interp::State, depth: usize) -> usize {
     let roles = r.roles().len();
     if r.is_terminal(state) {
-        for role in 0..roles {
+        let random = r.random_role();
+        for role in (0..roles).filter(|&role| random != Some(role)) {
             assert!(r.goal(state, role).is_some(), "role {role} has no goal");
         }
         return 1;
@@ -45,7 +47,8 @@ proptest! {
 
     /// Every generated game passes `gdlc check` without an error and is
     /// playable: a legal move for every role until it ends, within its
-    /// step counter (at most 8 steps), and a goal for every role at the end.
+    /// step counter (at most 8 steps), and a goal for every role but `random`
+    /// at the end.
     #[test]
     fn generated_games_are_valid_and_playable(seed in any::<u64>()) {
         let game = generate::game(seed);
@@ -79,7 +82,7 @@ fn some_games_have_rays_the_demand_strategy_walks() {
 
 #[test]
 fn the_games_exercise_every_feature() {
-    let mut counts = [0usize; 7];
+    let mut counts = [0usize; 9];
     for seed in 0..200 {
         let f = generate::game(seed).features();
         let flags = [
@@ -90,12 +93,15 @@ fn the_games_exercise_every_feature() {
             f.simultaneous,
             f.disjunction,
             f.distinct,
+            f.chance,
+            f.percepts,
         ];
         for (c, flag) in counts.iter_mut().zip(flags) {
             *c += usize::from(flag);
         }
     }
-    // recursion, successor recursion, negation, functions, simultaneous, or, distinct
+    // recursion, successor recursion, negation, functions, simultaneous, or,
+    // distinct, random, sees
     assert!(counts.iter().all(|&c| c >= 20), "{counts:?} of 200 games");
     assert!(counts[2] > 150, "negation in {} of 200 games", counts[2]);
 }
