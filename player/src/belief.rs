@@ -10,12 +10,13 @@
 //! Hall, the car behind the other door survives the host's opening twice
 //! as often as the car behind the chosen one). When too few survive, the
 //! sample is refilled by replaying the whole history from the initial
-//! state. The move is chosen by flat Monte-Carlo over the sample, among the
+//! state. The move is chosen by determinized UCT over the sample, among the
 //! moves legal in every sampled state.
 
-use crate::search::below;
+use crate::search::{below, Tree};
 use gdl_runtime::kif::canonical;
 use gdl_runtime::{percept_texts, PerceptError, Reasoner};
+use rand_xoshiro::rand_core::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Instant;
 
@@ -26,8 +27,10 @@ type Step<R> = (<R as Reasoner>::Move, Option<Vec<String>>);
 pub const PARTICLES: usize = 256;
 /// Tries at replaying the history per state missing from the sample.
 const REFILL_TRIES: usize = 64;
-/// Joint moves after which a playout of the move choice is cut off.
-const MAX_PLAYOUT: usize = 1_000;
+/// Sampled states the move choice searches, a UCT tree rooted at each.
+pub const DETERMINIZATIONS: usize = 64;
+/// Nodes of the move choice's trees together.
+const MAX_NODES: usize = 256 * 1024;
 
 /// This player's knowledge of the state of a GDL-II match.
 pub struct Beliefs<R: Reasoner> {
@@ -136,9 +139,14 @@ impl<R: Reasoner> Beliefs<R> {
         legal
     }
 
-    /// The move of `candidates` with the best mean goal over uniformly
-    /// random playouts from sampled states until `deadline` (each candidate
-    /// tried in turn), with the playouts per candidate.
+    /// The move of `candidates` by determinized UCT: a search tree is
+    /// rooted at each of up to [`DETERMINIZATIONS`] states drawn from the
+    /// sample (as likely as the sample makes them), the trees are iterated
+    /// in turn until `deadline` (`random` a chance node in each), and the
+    /// move with the best mean over the trees of its value at their roots
+    /// wins. Each tree weighs alike, so a move's value is its expected
+    /// value over the states the player thinks possible. With that value
+    /// (0-100) and the iterations that tried the move.
     pub fn choose(
         &self,
         r: &mut R,
@@ -146,44 +154,38 @@ impl<R: Reasoner> Beliefs<R> {
         deadline: Instant,
         rng: &mut Xoshiro256PlusPlus,
     ) -> Option<(R::Move, f64, u64)> {
-        let mut totals = vec![(0u64, 0u64); candidates.len()];
+        let mut trees: Vec<Tree<R>> = Vec::new();
         if candidates.len() > 1 {
             let mut k = 0;
             while Instant::now() < deadline {
-                let state = &self.particles[below(rng, self.particles.len())];
-                let goal = self.playout(r, state, candidates[k], rng);
-                totals[k].0 += u64::from(goal);
-                totals[k].1 += 1;
-                k = (k + 1) % candidates.len();
+                if k == trees.len() {
+                    let state = self.particles[below(rng, self.particles.len())].clone();
+                    let nodes = MAX_NODES / DETERMINIZATIONS;
+                    trees.push(Tree::new(r, state, nodes, rng.next_u64()));
+                }
+                trees[k].iterate(r);
+                k = (k + 1) % DETERMINIZATIONS;
             }
         }
-        let mean = |(sum, n): (u64, u64)| sum as f64 / n.max(1) as f64;
+        // Per candidate: the sum of the trees' means, the trees that tried
+        // it, and its iterations.
+        let mut totals = vec![(0.0, 0u32, 0u64); candidates.len()];
+        for tree in &trees {
+            for (m, s) in tree.root_moves(self.role) {
+                let Some(k) = candidates.iter().position(|&c| c == m) else {
+                    continue;
+                };
+                if s.visits > 0 {
+                    totals[k].0 += s.value / s.visits as f64;
+                    totals[k].1 += 1;
+                    totals[k].2 += s.visits;
+                }
+            }
+        }
+        let mean = |(sum, trees, _): (f64, u32, u64)| 100.0 * sum / f64::from(trees.max(1));
         (0..candidates.len())
             .max_by(|&a, &b| mean(totals[a]).total_cmp(&mean(totals[b])))
-            .map(|k| (candidates[k], mean(totals[k]), totals[k].1))
-    }
-
-    /// This player's goal at the end of a uniformly random playout from
-    /// `state` that starts with its move `first` (0 if cut off).
-    fn playout(
-        &self,
-        r: &mut R,
-        state: &R::State,
-        first: R::Move,
-        rng: &mut Xoshiro256PlusPlus,
-    ) -> u32 {
-        let mut state = state.clone();
-        let mut mine = Some(first);
-        for _ in 0..MAX_PLAYOUT {
-            if r.is_terminal(&state) {
-                return r.goal(&state, self.role).unwrap_or(0);
-            }
-            let Some(joint) = random_joint(r, &state, self.role, mine.take(), rng) else {
-                return 0;
-            };
-            state = r.next_state(&state, &joint);
-        }
-        0
+            .map(|k| (candidates[k], mean(totals[k]), totals[k].2))
     }
 }
 

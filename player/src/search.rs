@@ -2,6 +2,8 @@
 //! role keeps its own statistics per legal move and chooses by UCB1 on its
 //! own goal, so simultaneous moves and any number of roles are searched the
 //! same way as turn-taking (where the roles not in control have one move).
+//! The role `random` (GDL-II) is a chance node, not a player: its move is
+//! drawn uniformly at every visit, whatever goals the game gives it.
 //! Generic over [`Reasoner`]; one tree per thread, re-rooted on the joint
 //! move the game manager reports so that the work on it is kept.
 
@@ -42,6 +44,8 @@ pub struct Tree<R: Reasoner> {
     nodes: Vec<Node<R>>,
     root: usize,
     max_nodes: usize,
+    /// The role `random`, whose moves are drawn, not chosen.
+    random: Option<usize>,
     rng: Xoshiro256PlusPlus,
     iterations: u64,
     path: Vec<(usize, Box<[u32]>)>,
@@ -56,6 +60,7 @@ impl<R: Reasoner> Tree<R> {
             nodes: Vec::new(),
             root: 0,
             max_nodes: max_nodes.max(1),
+            random: r.random_role(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             iterations: 0,
             path: Vec::new(),
@@ -179,14 +184,19 @@ impl<R: Reasoner> Tree<R> {
         }
     }
 
-    /// Each role's move at `at` by UCB1, an untried move first (at random).
+    /// Each role's move at `at` by UCB1, an untried move first (at random);
+    /// `random`'s drawn uniformly.
     fn select(&mut self, at: usize) -> Box<[u32]> {
         let node = &self.nodes[at];
         let log_n = (node.visits.max(1) as f64).ln();
         let mut joint = Vec::with_capacity(node.stats.len());
-        for stats in &node.stats {
+        for (role, stats) in node.stats.iter().enumerate() {
             let n = stats.len();
             let offset = below(&mut self.rng, n);
+            if self.random == Some(role) {
+                joint.push(offset as u32);
+                continue;
+            }
             let mut best = (f64::NEG_INFINITY, 0);
             for k in 0..n {
                 let i = (offset + k) % n;
@@ -346,6 +356,46 @@ mod tests {
         let a = r.parse_move(0, "(pick a)").unwrap();
         tree.advance(&mut r, &[a]);
         assert!(tree.root_is_terminal());
+    }
+
+    /// The player gambles (random then makes it win or lose, evenly) or
+    /// plays safe for 40; random's goals are the player's reversed. As a
+    /// chance node, random makes the gamble worth 50; as an opponent, 0.
+    const GAMBLE: &str = "(role p) (role random)
+        (<= (legal p gamble) (not (true chosen)))
+        (<= (legal p safe) (not (true chosen)))
+        (<= (legal p noop) (true chosen))
+        (<= (legal random noop) (not (true chosen)))
+        (<= (legal random (coin ?c)) (true chosen) (side ?c))
+        (side heads) (side tails)
+        (<= (next chosen) (not (true chosen)))
+        (<= (next (took ?m)) (does p ?m) (distinct ?m noop))
+        (<= (next (took ?m)) (true (took ?m)))
+        (<= (next (landed ?c)) (does random (coin ?c)))
+        (<= terminal (true (took safe)))
+        (<= terminal (true (landed ?c)))
+        (<= (won 100) (true (landed heads)))
+        (<= (won 0) (true (landed tails)))
+        (<= (won 40) (true (took safe)))
+        (<= (goal p ?v) (won ?v))
+        (<= (goal random 0) (won 100))
+        (<= (goal random 100) (won 0))
+        (<= (goal random 60) (won 40))";
+
+    #[test]
+    fn random_is_a_chance_node_not_an_opponent() {
+        let mut r = interpreter(GAMBLE);
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, 1000, 3);
+        for _ in 0..2000 {
+            tree.iterate(&mut r);
+        }
+        assert_eq!(most_visited(&r, &tree), "gamble");
+        let (_, gamble) = (tree.root_moves(0).into_iter())
+            .find(|&(m, _)| r.move_text(0, m) == "gamble")
+            .unwrap();
+        let mean = gamble.value / gamble.visits as f64;
+        assert!((mean - 0.5).abs() < 0.05, "the gamble is worth {mean}");
     }
 
     #[test]

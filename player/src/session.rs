@@ -240,8 +240,8 @@ impl<R: Reasoner + 'static> Session<R> {
 
     /// Answers a PLAY of a GDL-II match: takes in this player's move and
     /// percepts, then plays the move legal in every state it thinks
-    /// possible with the best mean over random playouts from them until
-    /// the deadline (the role `random` drawn uniformly, never an opponent).
+    /// possible with the best value by determinized UCT over them until
+    /// the deadline (the role `random` a chance node, never an opponent).
     fn play_unseen(&mut self, step: Step, received: Instant) -> Result<String, String> {
         let first = match &step.own {
             Some(own) => own.turn == 0,
@@ -266,12 +266,12 @@ impl<R: Reasoner + 'static> Session<R> {
             r.legal_moves(&beliefs.states()[0], self.role, &mut candidates);
         }
         let deadline = received + self.play_clock.saturating_sub(self.margin);
-        let (best, value, playouts) = beliefs
+        let (best, value, iterations) = beliefs
             .choose(r, &candidates, deadline, &mut self.rng)
             .ok_or("this player has no legal move here")?;
         let text = r.move_text(self.role, best);
         eprintln!(
-            "gdlc-player: step {}: {text} (value {value:.2} over {playouts} playouts)",
+            "gdlc-player: step {}: {text} (value {value:.2} over {iterations} iterations)",
             self.ply + 1
         );
         self.sent = Some(best);
