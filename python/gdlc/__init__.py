@@ -124,6 +124,16 @@ def _compiled(text, name):
     return module.new_game(text)
 
 
+def _perfect_information_only(game, adapter):
+    """Raises `NotImplementedError` for a game with GDL-II percepts, which
+    the adapter `adapter` would show every player in full."""
+    if game.has_percepts:
+        raise NotImplementedError(
+            f"GDL-II percepts (`sees`): the {adapter} adapter models perfect "
+            "information only; play the game through gdlc.Game, whose "
+            "`percepts` gives what each role sees")
+
+
 def _load_for_pickle(text, backend):
     return load(text, backend)
 

@@ -38,6 +38,7 @@ def register(path_or_text, short_name, backend="auto", dynamics=None,
     """Registers the GDL game as the pyspiel game `short_name` and returns
     its `pyspiel.GameType`."""
     gdl = gdlc.load(path_or_text, backend=backend)
+    gdlc._perfect_information_only(gdl, "OpenSpiel")
     shape = _survey(gdl, survey_playouts, seed)
     if dynamics is None:
         dynamics = "simultaneous" if shape["simultaneous"] else "sequential"

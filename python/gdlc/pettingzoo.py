@@ -29,7 +29,9 @@ from gdlc.openspiel import RANDOM_ROLE
 
 def env(path_or_text, backend="auto", render_mode=None):
     """The AEC environment of a GDL game (`gdlc.load(path_or_text, backend)`)."""
-    return GdlEnv(gdlc.load(path_or_text, backend=backend), render_mode=render_mode)
+    game = gdlc.load(path_or_text, backend=backend)
+    gdlc._perfect_information_only(game, "PettingZoo")
+    return GdlEnv(game, render_mode=render_mode)
 
 
 class GdlEnv(AECEnv):

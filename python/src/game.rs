@@ -10,7 +10,9 @@
 //! (`perft`, `random_playouts`) build reasoners of their own and release
 //! the GIL.
 
-use gdl_runtime::{parallel_flat_monte_carlo, parallel_perft, McBudget, Reasoner};
+use gdl_runtime::{
+    parallel_flat_monte_carlo, parallel_perft, percept_texts, McBudget, PerceptError, Reasoner,
+};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
@@ -59,6 +61,14 @@ trait DynGame: Send {
     fn legal_moves(&mut self, state: &dyn Any, role: usize) -> Option<Vec<u32>>;
     fn next_state(&mut self, state: &dyn Any, joint: &[u32]) -> Option<AnyState>;
     fn goal(&mut self, state: &dyn Any, role: usize) -> Option<Option<u32>>;
+    fn random_role(&self) -> Option<usize>;
+    fn has_percepts(&self) -> bool;
+    fn percepts(
+        &mut self,
+        state: &dyn Any,
+        joint: &[u32],
+        role: usize,
+    ) -> Option<Result<Vec<String>, PerceptError>>;
     fn move_text(&self, role: usize, id: u32) -> String;
     fn parse_move(&mut self, role: usize, text: &str) -> Option<u32>;
     fn fluents(&self, state: &dyn Any) -> Option<Vec<String>>;
@@ -147,6 +157,28 @@ where
 
     fn goal(&mut self, state: &dyn Any, role: usize) -> Option<Option<u32>> {
         Some(self.reasoner.goal(state_of::<R>(state)?, role))
+    }
+
+    fn random_role(&self) -> Option<usize> {
+        self.reasoner.random_role()
+    }
+
+    fn has_percepts(&self) -> bool {
+        self.reasoner.has_percepts()
+    }
+
+    fn percepts(
+        &mut self,
+        state: &dyn Any,
+        joint: &[u32],
+        role: usize,
+    ) -> Option<Result<Vec<String>, PerceptError>> {
+        let joint: Vec<R::Move> = joint
+            .iter()
+            .map(|&id| self.moves.get(id as usize).copied())
+            .collect::<Option<_>>()?;
+        let state = state_of::<R>(state)?;
+        Some(percept_texts(&mut self.reasoner, state, &joint, role))
     }
 
     fn move_text(&self, role: usize, id: u32) -> String {
@@ -565,6 +597,38 @@ impl Game {
         (0..self.roles.len())
             .map(|r| reasoner.goal(s, r).ok_or_else(|| wrong_game("a state")))
             .collect()
+    }
+
+    /// The index of the role `random` (GDL-II: the game manager draws its
+    /// moves uniformly), or `None`.
+    #[getter]
+    fn random_role(&self) -> Option<usize> {
+        self.lock().random_role()
+    }
+
+    /// Whether the game defines `sees` (GDL-II percepts).
+    #[getter]
+    fn has_percepts(&self) -> bool {
+        self.lock().has_percepts()
+    }
+
+    /// What `role` (index or name) perceives when `joint` (one move per
+    /// role, in role order) is played in `state`: its percepts as
+    /// canonical KIF text, sorted; none in a game without `sees`. Raises
+    /// `ValueError` for the role `random`, which perceives nothing.
+    fn percepts(
+        &self,
+        state: &State,
+        joint: Vec<Bound<'_, Move>>,
+        role: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<String>> {
+        let role = self.role_index(role)?;
+        let ids = self.joint_ids(&joint)?;
+        let s = self.state(state)?;
+        self.lock()
+            .percepts(s, &ids, role)
+            .ok_or_else(|| wrong_game("a state"))?
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// The fluents true in `state`, as canonical KIF text, sorted.
