@@ -7,40 +7,46 @@
 
 use gdlc::compile::Strategy;
 
+/// The strategies every game is compiled with, by module name suffix.
+const STRATEGIES: [(&str, Strategy); 3] = [
+    ("", Strategy::Auto),
+    ("_ground", Strategy::Ground),
+    ("_relational", Strategy::Relational),
+];
+
 fn main() -> Result<(), gdlc::output::Error> {
-    for game in [
+    let gdl = [
         "tictactoe",
         "connectfour",
         "breakthrough",
         "simultaneous",
         "threeplayer",
         "maze",
-    ] {
-        for (suffix, strategy) in [
-            ("", Strategy::Auto),
-            ("_ground", Strategy::Ground),
-            ("_relational", Strategy::Relational),
-        ] {
-            gdlc::Builder::new()
-                .game(format!("../games/{game}.kif"))
-                .module_name(format!("{game}{suffix}"))
-                .strategy(strategy)
-                .compile()?;
-        }
+    ];
+    for game in gdl {
+        compile(&format!("../games/{game}.kif"), game, &STRATEGIES)?;
     }
+    let demand = [("_demand", Strategy::Demand)];
     for game in ["montyhall", "twodice", "blindtictactoe", "highcard"] {
-        for (suffix, strategy) in [
-            ("", Strategy::Auto),
-            ("_ground", Strategy::Ground),
-            ("_relational", Strategy::Relational),
-            ("_demand", Strategy::Demand),
-        ] {
-            gdlc::Builder::new()
-                .game(format!("../games/gdl-ii/{game}.kif"))
-                .module_name(format!("{game}{suffix}"))
-                .strategy(strategy)
-                .compile()?;
-        }
+        let path = format!("../games/gdl-ii/{game}.kif");
+        compile(&path, game, &[&STRATEGIES[..], &demand].concat())?;
+    }
+    Ok(())
+}
+
+/// Compiles the description at `path` into module `<game><suffix>` for
+/// each of `strategies`.
+fn compile(
+    path: &str,
+    game: &str,
+    strategies: &[(&str, Strategy)],
+) -> Result<(), gdlc::output::Error> {
+    for &(suffix, strategy) in strategies {
+        gdlc::Builder::new()
+            .game(path)
+            .module_name(format!("{game}{suffix}"))
+            .strategy(strategy)
+            .compile()?;
     }
     Ok(())
 }

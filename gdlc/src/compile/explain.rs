@@ -17,7 +17,8 @@ use crate::ir::written_name;
 use petgraph::visit::EdgeRef;
 use std::fmt::Write as _;
 
-/// The names of the four phases, in the order of [`Layers::phases`].
+/// The names of the phases, in the order of [`Layers::phases`] (`sees`
+/// only in a game with percepts).
 const PHASES: [&str; 5] = ["legal", "next", "terminal", "goal", "sees"];
 
 /// The report of `gdlc explain` for the game named `game`: roles, state

@@ -2,8 +2,8 @@
 //! `does`) grouped into the strongly connected components of the relation
 //! graph, in an order where every component comes after those it reads;
 //! acyclic layers run each rule once, cyclic ones iterate to a fixpoint.
-//! Each phase (legal, next, terminal, goal, sees) evaluates only the layers in the
-//! cone of the relations that answer it.
+//! Each phase (legal, next, terminal, goal, sees) evaluates only the layers
+//! in the cone of the relations that answer it.
 
 use crate::compile::program::{Class, Lit, Program, RelId};
 use crate::ir::PHASES;
