@@ -372,18 +372,11 @@ impl RelaxedEvaluation<'_> {
         };
         let store = &self.program.store;
         let tuples = self.tuples[atom.rel].as_mut().expect("materialized");
-        let in_range = |row: &u32| range.contains(&(*row as usize));
         let by_positions = if positions.is_empty() {
             let hi = range.end.min(tuples.rows.len());
             Candidates::Range(range.start..hi)
         } else {
-            ids.extend(
-                tuples
-                    .lookup(positions, key)
-                    .iter()
-                    .copied()
-                    .filter(in_range),
-            );
+            extend_in_range(ids, tuples.lookup(positions, key), &range);
             Candidates::Rows
         };
         let n = by_positions.len(ids);
@@ -402,13 +395,7 @@ impl RelaxedEvaluation<'_> {
             }
             Ok(Some((places, values))) => {
                 ids.clear();
-                ids.extend(
-                    tuples
-                        .lookup_inner(&places, &values, store)
-                        .iter()
-                        .copied()
-                        .filter(in_range),
-                );
+                extend_in_range(ids, tuples.lookup_inner(&places, &values, store), &range);
                 Candidates::Rows
             }
             Ok(None) => by_positions,
@@ -520,4 +507,12 @@ impl RelaxedEvaluation<'_> {
         }
         Ok(())
     }
+}
+
+/// Appends to `ids` the rows of `rows` (ascending, as an index lists them)
+/// that lie in `range`: a slice found by binary search.
+fn extend_in_range(ids: &mut Vec<u32>, rows: &[u32], range: &std::ops::Range<usize>) {
+    let lo = rows.partition_point(|&row| (row as usize) < range.start);
+    let hi = rows.partition_point(|&row| (row as usize) < range.end);
+    ids.extend_from_slice(&rows[lo..hi]);
 }
