@@ -3,21 +3,21 @@
 //! Every game has 1–4 roles (taking turns through a `control` fluent, or
 //! all moving at once), a step counter that ends it after a few steps,
 //! a `noop` (or, for the role in control, `pass`) legal in every state,
-//! and for every role (but `random`, below) exactly one goal value in every
-//! state (a condition and its negation), so every game is playable and
-//! terminates. Between
-//! those fixed parts the rules are random: fluents over a small domain of
-//! numbers (some holding a function term `(p x y)`), static relations
-//! (the successor relation, random links, recursion through the successor
-//! relation within GDL's recursion restriction), derived relations in
-//! strata whose bodies mix `true`, static and earlier derived relations,
-//! `not`, `or` and `distinct`, recursive relations over the state (among
-//! them rays along `succ` through the squares that pass a test of the
-//! state, as chess's `clear_row`, which the demand strategy walks by
-//! loops), and `legal`/`next`/`terminal`/`goal` rules over all of them.
-//! Some games are GDL-II: a role `random` that draws a value each step
-//! (into a fluent `drawn`), and `sees` rules giving roles percepts built
-//! from the state, the joint move and random's draw.
+//! and for every role (but `random`, below) exactly one goal value in
+//! every state (a condition and its negation), so every game is playable
+//! and terminates. Between those fixed parts the rules are random: fluents
+//! over a small domain of numbers (some holding a function term `(p x
+//! y)`), static relations (the successor relation, random links,
+//! recursion through the successor relation within GDL's recursion
+//! restriction), derived relations in strata whose bodies mix `true`,
+//! static and earlier derived relations, `not`, `or` and `distinct`,
+//! recursive relations over the state (among them rays along `succ`
+//! through the squares that pass a test of the state, as chess's
+//! `clear_row`, which the demand strategy walks by loops), and
+//! `legal`/`next`/`terminal`/`goal` rules over all of them. Some games are
+//! GDL-II: a role `random` that draws a value each step (into a fluent
+//! `drawn`), and `sees` rules giving roles percepts built from the state,
+//! the joint move and random's draw.
 
 use crate::game::{Atom, Game, Literal, Rule, Term};
 use rand::rngs::StdRng;

@@ -28,7 +28,7 @@ pub const PARTICLES: usize = 256;
 /// Tries at replaying the history per state missing from the sample.
 const REFILL_TRIES: usize = 64;
 /// Sampled states the move choice searches, a UCT tree rooted at each.
-pub const DETERMINIZATIONS: usize = 64;
+const DETERMINIZATIONS: usize = 64;
 /// Nodes of the move choice's trees together.
 const MAX_NODES: usize = 256 * 1024;
 
@@ -140,7 +140,7 @@ impl<R: Reasoner> Beliefs<R> {
     }
 
     /// The move of `candidates` by determinized UCT: a search tree is
-    /// rooted at each of up to [`DETERMINIZATIONS`] states drawn from the
+    /// rooted at each of up to `DETERMINIZATIONS` states drawn from the
     /// sample (as likely as the sample makes them), the trees are iterated
     /// in turn until `deadline` (`random` a chance node in each), and the
     /// move with the best mean over the trees of its value at their roots
