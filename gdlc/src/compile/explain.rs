@@ -499,8 +499,7 @@ fn layers(out: &mut String, p: &Program, layers: &Layers) {
         );
     }
     let _ = writeln!(out, "\nphases (the layers each one evaluates, in order):");
-    let phases = if p.has_percepts() { 5 } else { 4 };
-    for (name, order) in PHASES.iter().zip(&layers.phases).take(phases) {
+    for (name, order) in PHASES.iter().zip(&layers.phases).take(p.phases()) {
         let list: Vec<String> = order.iter().map(|l| format!("L{l}")).collect();
         let list = if list.is_empty() {
             "none".to_string()

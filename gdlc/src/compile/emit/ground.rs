@@ -24,7 +24,7 @@ pub fn module(
 ) -> (String, Arrays) {
     let one = lit(ground.one);
     let (tables, layer_fns) = layer_items(program, layers, ground, &mut arrays, |_| true);
-    let phase_fns = phase_fns(&layers.phases, program.has_percepts());
+    let phase_fns = phase_fns(&layers.phases, program.phases());
     let vector = bit_vector_items(ground, &mut arrays);
     let play = full_play(layers, ground);
     let RememberedState {

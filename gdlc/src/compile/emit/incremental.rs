@@ -37,7 +37,7 @@ pub fn module(
             .phases
             .clone()
             .map(|o| o.into_iter().filter(|&l| !kept(l)).collect()),
-        program.has_percepts(),
+        program.phases(),
     );
     let counts = incremental_items(incremental, &mut arrays, &tables);
     let vector = bit_vector_items(ground, &mut arrays);

@@ -59,7 +59,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         .enumerate()
         .map(|(i, layer)| layer_fns(i, layer, &recursion))
         .collect();
-    let phase_fns = phase_fns(&phase_roots(program, layers), program.has_percepts());
+    let phase_fns = phase_fns(&phase_roots(program, layers), program.phases());
     let relations = ContainerCode::new(
         program,
         layers,
@@ -349,10 +349,24 @@ impl AnswerLoops<'_> {
         }
     }
 
+    /// The statements that make `state` and `joint` the ones the relations
+    /// describe, the relations of the last joint move forgotten (the start
+    /// of `next_state` and `sees`).
+    fn play(&self) -> TokenStream {
+        let does = rel_field(self.program.does_rel);
+        quote! {
+            self.load(state);
+            self.clear_moves();
+            for (role, mv) in joint.iter().enumerate() {
+                self.#does.insert([ROLE_IDS[role], mv.0]);
+            }
+        }
+    }
+
     /// `next_state`: the fluents the streamed `next` relations set
     /// ([`Container::NextBits`]) and those of the rows of every other.
     fn next_state(&mut self) -> TokenStream {
-        let does = rel_field(self.program.does_rel);
+        let play = self.play();
         let streamed = self.containers.contains(&Container::NextBits);
         let start = match streamed {
             true => quote! { self.next_fluents.0 = [0; WORDS]; },
@@ -376,11 +390,7 @@ impl AnswerLoops<'_> {
             .collect();
         quote! {
             fn next_state(&mut self, state: &State, joint: &[Move]) -> State {
-                self.load(state);
-                self.clear_moves();
-                for (role, mv) in joint.iter().enumerate() {
-                    self.#does.insert([ROLE_IDS[role], mv.0]);
-                }
+                #play
                 #start
                 self.phase_next();
                 let mut bits = #bits;
@@ -393,18 +403,14 @@ impl AnswerLoops<'_> {
     /// `sees`: the percepts of the role's rows of every `sees` relation
     /// when the joint move is played in the state, ascending and distinct.
     fn sees(&mut self) -> TokenStream {
-        let does = rel_field(self.program.does_rel);
+        let play = self.play();
         let loops: Vec<TokenStream> = self.program.answers[Phase::Sees as usize]
             .iter()
             .map(|&r| self.each_row(r, quote! { if row[0] == who { out.push(row[1]); } }))
             .collect();
         quote! {
             fn sees(&mut self, state: &State, joint: &[Move], role: usize, out: &mut Vec<u32>) {
-                self.load(state);
-                self.clear_moves();
-                for (role, mv) in joint.iter().enumerate() {
-                    self.#does.insert([ROLE_IDS[role], mv.0]);
-                }
+                #play
                 self.phase_sees();
                 out.clear();
                 let who = ROLE_IDS[role];

@@ -7,7 +7,7 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::program::Program;
-use crate::ir::{Phase, PHASES};
+use crate::ir::PHASES;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -319,11 +319,11 @@ pub fn lit(n: u32) -> Literal {
     Literal::u32_unsuffixed(n)
 }
 
-/// `phase_legal`, `phase_next`, `phase_terminal`, `phase_goal` and, in a
-/// game with `percepts`, `phase_sees`: each evaluates, in
-/// `orders[phase]`'s order, those of its layers that are not done yet for
-/// the current state (or joint move).
-pub fn phase_fns(orders: &[Vec<usize>; PHASES], percepts: bool) -> Vec<TokenStream> {
+/// `phase_legal`, `phase_next`, `phase_terminal`, `phase_goal` and
+/// `phase_sees`, the first `phases` of them ([`Program::phases`]): each
+/// evaluates, in `orders[phase]`'s order, those of its layers that are not
+/// done yet for the current state (or joint move).
+pub fn phase_fns(orders: &[Vec<usize>; PHASES], phases: usize) -> Vec<TokenStream> {
     let phase_names = [
         "phase_legal",
         "phase_next",
@@ -331,11 +331,6 @@ pub fn phase_fns(orders: &[Vec<usize>; PHASES], percepts: bool) -> Vec<TokenStre
         "phase_goal",
         "phase_sees",
     ];
-    let phases = if percepts {
-        PHASES
-    } else {
-        Phase::Sees as usize
-    };
     orders
         .iter()
         .zip(phase_names)

@@ -148,6 +148,16 @@ impl Program {
     pub fn has_percepts(&self) -> bool {
         !self.answers[Phase::Sees as usize].is_empty()
     }
+
+    /// How many phases (in [`Phase`] order) the game answers: every one in
+    /// a game with percepts, all but `sees` otherwise.
+    pub fn phases(&self) -> usize {
+        if self.has_percepts() {
+            PHASES
+        } else {
+            Phase::Sees as usize
+        }
+    }
 }
 
 /// The keyword relations whose facts answer the questions, in the order of
