@@ -326,6 +326,23 @@ mod tests {
         (<= (goal p 0) (not (true (first b))))
         (<= (goal p 0) (not (true (second a))))";
 
+    /// The interpreter of `text` and a tree of at most `nodes` nodes from
+    /// its initial state (seeded with `seed`), after `iterations`.
+    fn searched(
+        text: &str,
+        nodes: usize,
+        seed: u64,
+        iterations: usize,
+    ) -> (Interpreter, Tree<Interpreter>) {
+        let mut r = interpreter(text);
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, nodes, seed);
+        for _ in 0..iterations {
+            tree.iterate(&mut r);
+        }
+        (r, tree)
+    }
+
     fn most_visited<R: Reasoner>(r: &R, tree: &Tree<R>) -> String {
         let (m, _) = tree
             .root_moves(0)
@@ -337,12 +354,7 @@ mod tests {
 
     #[test]
     fn finds_the_puzzles_solution_and_keeps_the_subtree() {
-        let mut r = interpreter(PUZZLE);
-        let initial = r.initial_state();
-        let mut tree = Tree::new(&mut r, initial, 1000, 1);
-        for _ in 0..200 {
-            tree.iterate(&mut r);
-        }
+        let (mut r, mut tree) = searched(PUZZLE, 1000, 1, 200);
         assert_eq!(most_visited(&r, &tree), "(pick b)");
         assert_eq!(tree.iterations(), 200);
         let b = r.parse_move(0, "(pick b)").unwrap();
@@ -384,12 +396,7 @@ mod tests {
 
     #[test]
     fn random_is_a_chance_node_not_an_opponent() {
-        let mut r = interpreter(GAMBLE);
-        let initial = r.initial_state();
-        let mut tree = Tree::new(&mut r, initial, 1000, 3);
-        for _ in 0..2000 {
-            tree.iterate(&mut r);
-        }
+        let (r, tree) = searched(GAMBLE, 1000, 3, 2000);
         assert_eq!(most_visited(&r, &tree), "gamble");
         let (_, gamble) = (tree.root_moves(0).into_iter())
             .find(|&(m, _)| r.move_text(0, m) == "gamble")
@@ -400,12 +407,7 @@ mod tests {
 
     #[test]
     fn a_tree_at_its_node_limit_still_searches() {
-        let mut r = interpreter(PUZZLE);
-        let initial = r.initial_state();
-        let mut tree = Tree::new(&mut r, initial, 1, 2);
-        for _ in 0..100 {
-            tree.iterate(&mut r);
-        }
+        let (mut r, mut tree) = searched(PUZZLE, 1, 2, 100);
         assert_eq!(tree.len(), 1);
         let visits: u64 = tree.root_moves(0).iter().map(|(_, s)| s.visits).sum();
         assert_eq!(visits, 100);

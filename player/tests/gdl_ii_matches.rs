@@ -180,11 +180,11 @@ fn monty_hall_over_fifty_matches_switches_and_wins_about_two_thirds() {
 fn blind_tic_tac_toe_against_a_random_mover() {
     let port = spawn_player(1);
     let mut total = 0;
+    let description = game("gdl-ii/blindtictactoe.kif");
     for role in 0..2 {
         let (mut wins, mut draws, mut losses) = (0, 0, 0);
         for k in 0..20 {
             let id = format!("btt.{role}.{k}");
-            let description = game("gdl-ii/blindtictactoe.kif");
             let outcome = play_unseen_match(port, &id, &description, role, Form::Later);
             total += outcome.goals[role];
             match outcome.goals[role] {
