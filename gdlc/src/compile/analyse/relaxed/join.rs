@@ -4,14 +4,14 @@
 //! its variables are bound, and only one witness for the rest of the body
 //! once the head's variables are bound.
 
-use super::keys::{bound_key, inner_key};
+use super::keys::bound_key;
 use super::state::{RelaxedEvaluation, ScanBuffers};
 use crate::compile::program::{is_bound, lookup_bound, matches, Atom, Lit, Rule};
 use crate::ir::terms::TermId;
 
 /// Fewest candidate facts by argument positions for which a literal whose
 /// compound argument is bound in part looks its facts up by the bound
-/// children instead (see [`inner_key`]): for fewer, the key costs more
+/// children instead (see `InnerKey`): for fewer, the key costs more
 /// than the scan.
 const MIN_INNER_SCAN: usize = 64;
 
@@ -305,10 +305,11 @@ impl RelaxedEvaluation<'_> {
                 if n < MIN_INNER_SCAN {
                     return n;
                 }
-                match inner_key(store, atom, binding) {
+                let inner = &mut self.inner;
+                match inner.fill(store, atom, binding) {
                     Err(()) => 0,
-                    Ok(Some((places, values))) => t.lookup_inner(&places, &values, store).len(),
-                    Ok(None) => n,
+                    Ok(true) => t.lookup_inner(&inner.places, &inner.values, store).len(),
+                    Ok(false) => n,
                 }
             }
             None => (0..atom.args.len())
@@ -382,23 +383,25 @@ impl RelaxedEvaluation<'_> {
         let n = by_positions.len(ids);
         // A compound argument bound in part: the facts with its bound
         // children (`legal2`'s moves to a square, not all of a player's).
-        let inner = if n >= MIN_INNER_SCAN {
-            inner_key(store, atom, &join.binding)
+        let inner = &mut self.inner;
+        let partly = if n >= MIN_INNER_SCAN {
+            inner.fill(store, atom, &join.binding)
         } else {
-            Ok(None)
+            Ok(false)
         };
-        let candidates = match inner {
+        let candidates = match partly {
             // A bound child that is a term never created: no fact.
             Err(()) => {
                 ids.clear();
                 Candidates::Rows
             }
-            Ok(Some((places, values))) => {
+            Ok(true) => {
                 ids.clear();
-                extend_in_range(ids, tuples.lookup_inner(&places, &values, store), &range);
+                let rows = tuples.lookup_inner(&inner.places, &inner.values, store);
+                extend_in_range(ids, rows, &range);
                 Candidates::Rows
             }
-            Ok(None) => by_positions,
+            Ok(false) => by_positions,
         };
         Some(candidates)
     }
@@ -465,7 +468,6 @@ impl RelaxedEvaluation<'_> {
             rows: ids,
             free,
             unbound,
-            row,
         } = buffers;
         free.clear();
         for arg in &atom.args {
@@ -479,26 +481,16 @@ impl RelaxedEvaluation<'_> {
         unbound.clear();
         unbound.extend((0..atom.args.len()).filter(|&p| !is_bound(&atom.args[p], &join.binding)));
         for k in 0..candidates.len(ids) {
-            row.clear();
-            match candidates {
-                Candidates::Range(range) => {
-                    let tuples = self.tuples[r].as_ref().expect("materialized");
-                    row.extend_from_slice(tuples.rows.get(range.start + k));
-                }
-                Candidates::Rows => {
-                    let tuples = self.tuples[r].as_ref().expect("materialized");
-                    row.extend_from_slice(tuples.rows.get(ids[k] as usize));
-                }
-                Candidates::Product(rows) => row.extend_from_slice(&rows[k]),
-            }
-            if unbound.iter().all(|&p| {
-                matches(
-                    &self.program.store,
-                    &atom.args[p],
-                    row[p],
-                    &mut join.binding,
-                )
-            }) {
+            let row = match candidates {
+                Candidates::Range(range) => self.rows_of(r).get(range.start + k),
+                Candidates::Rows => self.rows_of(r).get(ids[k] as usize),
+                Candidates::Product(rows) => &rows[k],
+            };
+            let store = &self.program.store;
+            if unbound
+                .iter()
+                .all(|&p| matches(store, &atom.args[p], row[p], &mut join.binding))
+            {
                 self.join(join, mode, out)?;
             }
             for &v in free.iter() {

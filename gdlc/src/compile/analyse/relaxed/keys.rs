@@ -1,8 +1,8 @@
 //! The keys a literal of a join looks its candidate facts up by: the
 //! values of its bound arguments ([`bound_key`]), or of the bound children
-//! of a compound argument bound only in part ([`inner_key`]).
+//! of a compound argument bound only in part ([`InnerKey`]).
 
-use super::table::Place;
+use super::table::{push_place, Places};
 use crate::compile::program::{is_bound, lookup_bound, Atom, Pat};
 use crate::ir::terms::{SymId, TermId, TermStore};
 
@@ -32,53 +32,73 @@ pub(super) fn bound_key(
     true
 }
 
-/// The places of `atom` whose values `binding` fixes (every bound argument
-/// and, inside a compound argument bound only in part, every bound
-/// child), and those values, when some compound argument is bound in part
-/// (`Ok(None)` otherwise: the argument positions key as well); `Err` when
-/// a value is a term never created (no fact can match).
-#[allow(clippy::type_complexity)]
-pub(super) fn inner_key(
-    store: &TermStore,
-    atom: &Atom,
-    binding: &[Option<TermId>],
-) -> Result<Option<(Vec<Place>, Vec<TermId>)>, ()> {
+/// The key of a literal whose compound argument is bound only in part
+/// (scratch space, reused from one literal to the next): the places of
+/// its facts that the binding fixes, and their values.
+#[derive(Default)]
+pub(super) struct InnerKey {
+    /// The places, as a [`Places`] spec.
+    pub(super) places: Places,
+    /// Their values.
+    pub(super) values: Vec<TermId>,
+    /// The path to the argument being walked.
+    path: Vec<(SymId, usize, usize)>,
+}
+
+impl InnerKey {
+    /// Sets the places of `atom` whose values `binding` fixes (every bound
+    /// argument and, inside a compound argument bound only in part, every
+    /// bound child), and those values, when some compound argument is
+    /// bound in part (`Ok(false)` otherwise: the argument positions key as
+    /// well); `Err` when a value is a term never created (no fact can
+    /// match).
+    pub(super) fn fill(
+        &mut self,
+        store: &TermStore,
+        atom: &Atom,
+        binding: &[Option<TermId>],
+    ) -> Result<bool, ()> {
+        fn fixes_some(pat: &Pat, binding: &[Option<TermId>]) -> bool {
+            match pat {
+                Pat::Ground(_) => true,
+                Pat::Var(v) => binding[*v].is_some(),
+                Pat::Func(_, args) => args.iter().any(|a| fixes_some(a, binding)),
+            }
+        }
+        let partly = atom.args.iter().any(|arg| {
+            matches!(arg, Pat::Func(..)) && !is_bound(arg, binding) && fixes_some(arg, binding)
+        });
+        if !partly {
+            return Ok(false);
+        }
+        self.places.clear();
+        self.values.clear();
+        for (position, arg) in atom.args.iter().enumerate() {
+            self.walk(store, arg, position, binding)?;
+        }
+        Ok(true)
+    }
+
+    /// Adds the places under `pat` (at argument `position`, then the
+    /// current path) that `binding` fixes, and their values.
     fn walk(
+        &mut self,
         store: &TermStore,
         pat: &Pat,
-        place: &mut (usize, Vec<(SymId, usize, usize)>),
+        position: usize,
         binding: &[Option<TermId>],
-        out: &mut (Vec<Place>, Vec<TermId>),
     ) -> Result<(), ()> {
         if is_bound(pat, binding) {
-            let t = lookup_bound(store, pat, binding).ok_or(())?;
-            out.0.push((place.0, place.1.as_slice().into()));
-            out.1.push(t);
+            self.values
+                .push(lookup_bound(store, pat, binding).ok_or(())?);
+            push_place(&mut self.places, position, &self.path);
         } else if let Pat::Func(symbol, args) = pat {
             for (child, arg) in args.iter().enumerate() {
-                place.1.push((*symbol, args.len(), child));
-                walk(store, arg, place, binding, out)?;
-                place.1.pop();
+                self.path.push((*symbol, args.len(), child));
+                self.walk(store, arg, position, binding)?;
+                self.path.pop();
             }
         }
         Ok(())
     }
-    fn fixes_some(pat: &Pat, binding: &[Option<TermId>]) -> bool {
-        match pat {
-            Pat::Ground(_) => true,
-            Pat::Var(v) => binding[*v].is_some(),
-            Pat::Func(_, args) => args.iter().any(|a| fixes_some(a, binding)),
-        }
-    }
-    let partly = atom.args.iter().any(|arg| {
-        matches!(arg, Pat::Func(..)) && !is_bound(arg, binding) && fixes_some(arg, binding)
-    });
-    if !partly {
-        return Ok(None);
-    }
-    let mut out = (Vec::new(), Vec::new());
-    for (position, arg) in atom.args.iter().enumerate() {
-        walk(store, arg, &mut (position, Vec::new()), binding, &mut out)?;
-    }
-    Ok(Some(out))
 }

@@ -3,7 +3,8 @@
 //! argument, the limits, the work counters and the scratch space of the
 //! joins; and how a fact is added.
 
-use super::table::{Domain, Tuples};
+use super::keys::InnerKey;
+use super::table::{Domain, Rows, Tuples};
 use crate::compile::program::{Class, Program, RelId};
 use crate::ir::terms::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -61,6 +62,8 @@ pub(super) struct RelaxedEvaluation<'a> {
     pub(super) work: RelaxedWork,
     /// Scratch space for `bound_key`.
     pub(super) key: (Vec<usize>, Vec<TermId>),
+    /// Scratch space for the key of a compound argument bound in part.
+    pub(super) inner: InnerKey,
     /// Buffers for `RelaxedEvaluation::scan_literal`, one taken per literal
     /// being scanned (joins nest) and given back after.
     pub(super) buffers: Vec<ScanBuffers>,
@@ -78,8 +81,6 @@ pub(super) struct ScanBuffers {
     pub(super) free: Vec<usize>,
     /// Its arguments not bound before the scan.
     pub(super) unbound: Vec<usize>,
-    /// The candidate being matched.
-    pub(super) row: Vec<TermId>,
 }
 
 /// An argument of a positive literal of a rule that holds variables, and
@@ -115,6 +116,7 @@ impl<'a> RelaxedEvaluation<'a> {
             limits,
             work: RelaxedWork::default(),
             key: Default::default(),
+            inner: InnerKey::default(),
             buffers: Vec::new(),
             to_unbind: Vec::new(),
             program,
@@ -171,6 +173,11 @@ impl<'a> RelaxedEvaluation<'a> {
         };
         self.grew[r] |= grew;
         new || grew
+    }
+
+    /// The facts kept for relation `r`, whose facts are kept.
+    pub(super) fn rows_of(&self, r: RelId) -> &Rows {
+        &self.tuples[r].as_ref().expect("materialized").rows
     }
 
     /// The number of tuples kept for relation `r` (none once only its

@@ -25,9 +25,9 @@ pub(super) struct Tuples {
     /// of rows they index.
     indexes: Vec<(Box<[usize]>, Index, usize)>,
     /// By the places they key on, for literals whose compound arguments
-    /// are bound only in part (see `inner_key`), with the number of rows
+    /// are bound only in part (see `InnerKey`), with the number of rows
     /// they index.
-    inner: Vec<(Box<[Place]>, Index, usize)>,
+    inner: Vec<(Box<[u32]>, Index, usize)>,
     /// Scratch space for a key.
     key: Vec<TermId>,
 }
@@ -117,30 +117,50 @@ fn row_at(values: &[TermId], arity: usize, i: usize) -> &[TermId] {
     &values[i * arity..(i + 1) * arity]
 }
 
-/// A place in a relation's facts: an argument position, then the children
-/// to follow through compound terms of the given functors (symbol, arity,
-/// child), as `?x` in `(legal ?player (move ?piece ?u ?v ?x ?y))` is at
-/// position 1, then child 3 of a `move` of arity 5.
-pub(super) type Place = (usize, Box<[(SymId, usize, usize)]>);
+/// Places in a relation's facts, one after the other: per place, its
+/// argument position, the number of steps, then per step the functor's
+/// symbol and arity and the child to follow, as `?x` in
+/// `(legal ?player (move ?piece ?u ?v ?x ?y))` is at position 1, then
+/// child 3 of a `move` of arity 5: `[1, 1, move, 5, 3]`. (Flat, so that a
+/// key is made without allocating.)
+pub(super) type Places = Vec<u32>;
 
-/// The term at `place` in `row`, if the row's terms have its functors.
-fn value_at(store: &TermStore, row: &[TermId], place: &Place) -> Option<TermId> {
-    let mut t = row[place.0];
-    for &(symbol, arity, child) in place.1.iter() {
-        match store.data(t) {
-            TermData::Func(s, args) if *s == symbol && args.len() == arity => t = args[child],
-            _ => return None,
-        }
+/// Appends to `places` the place at argument `position`, then `path`.
+pub(super) fn push_place(places: &mut Places, position: usize, path: &[(SymId, usize, usize)]) {
+    places.push(position as u32);
+    places.push(path.len() as u32);
+    for &(symbol, arity, child) in path {
+        places.extend([symbol, arity as u32, child as u32]);
     }
-    Some(t)
+}
+
+/// The values at `places` in `row`, into `key`; `false` if the row's terms
+/// do not have a place's functors.
+fn values_at(store: &TermStore, row: &[TermId], places: &[u32], key: &mut Vec<TermId>) -> bool {
+    let mut rest = places;
+    while let [position, steps, tail @ ..] = rest {
+        let (path, after) = tail.split_at(*steps as usize * 3);
+        let mut t = row[*position as usize];
+        for step in path.chunks_exact(3) {
+            match store.data(t) {
+                TermData::Func(s, args) if *s == step[0] && args.len() == step[1] as usize => {
+                    t = args[step[2] as usize];
+                }
+                _ => return false,
+            }
+        }
+        key.push(t);
+        rest = after;
+    }
+    true
 }
 
 impl Tuples {
-    /// Indexes of the rows whose `places` hold `key`, in the order of the
-    /// rows.
+    /// Indexes of the rows whose `places` (a [`Places`] spec) hold `key`,
+    /// in the order of the rows.
     pub(super) fn lookup_inner(
         &mut self,
-        places: &[Place],
+        places: &[u32],
         key: &[TermId],
         store: &TermStore,
     ) -> &[u32] {
@@ -149,15 +169,7 @@ impl Tuples {
             &self.rows,
             places,
             &mut self.key,
-            |row, key| {
-                for place in places {
-                    match value_at(store, row, place) {
-                        Some(t) => key.push(t),
-                        None => return false,
-                    }
-                }
-                true
-            },
+            |row, key| values_at(store, row, places, key),
         );
         index.get(key).map_or(&[][..], |v| v.as_slice())
     }
