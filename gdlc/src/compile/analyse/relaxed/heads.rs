@@ -179,9 +179,10 @@ impl RelaxedEvaluation<'_> {
 
 /// The numbers of the distinct tuples among `count` tuples of `k` values
 /// stored one after the other in `tuples`, in the order of their values.
-/// (Sorted by their first values packed in one number, as many as fit, the
-/// rest compared only between tuples that share those: rules with wide
-/// heads sort very many of them.)
+/// (Sorted as plain numbers, the values and the tuple's number packed in
+/// one, when they fit; otherwise by their first values packed in one
+/// number, as many as fit, the rest compared only between tuples that
+/// share those: rules with wide heads sort very many of them.)
 fn distinct_in_order(tuples: &[TermId], k: usize, count: usize) -> Vec<usize> {
     let tuple = |i: usize| &tuples[i * k..(i + 1) * k];
     let largest = tuples.iter().copied().max().unwrap_or(0);
@@ -192,6 +193,16 @@ fn distinct_in_order(tuples: &[TermId], k: usize, count: usize) -> Vec<usize> {
             .iter()
             .fold(0u128, |key, &v| (key << bits) | u128::from(v))
     };
+    let index_bits = usize::BITS - count.leading_zeros();
+    if packed == k && bits as usize * k + index_bits as usize <= u128::BITS as usize {
+        let mut keyed: Vec<u128> = (0..count)
+            .map(|i| (key(i) << index_bits) | i as u128)
+            .collect();
+        keyed.sort_unstable();
+        keyed.dedup_by_key(|e| *e >> index_bits);
+        let low = (1u128 << index_bits) - 1;
+        return keyed.into_iter().map(|e| (e & low) as usize).collect();
+    }
     let rest = |i: usize| &tuple(i)[packed..];
     let mut order: Vec<(u128, usize)> = (0..count).map(|i| (key(i), i)).collect();
     order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| rest(a.1).cmp(rest(b.1))));
