@@ -175,7 +175,7 @@ impl<'a> RelaxedEvaluation<'a> {
         new || grew
     }
 
-    /// The facts kept for relation `r`, whose facts are kept.
+    /// The facts of relation `r`, one whose facts are kept.
     pub(super) fn rows_of(&self, r: RelId) -> &Rows {
         &self.tuples[r].as_ref().expect("materialized").rows
     }

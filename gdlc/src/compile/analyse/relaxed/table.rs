@@ -24,9 +24,9 @@ pub(super) struct Tuples {
     /// By the positions they key on (a relation has few), with the number
     /// of rows they index.
     indexes: Vec<(Box<[usize]>, Index, usize)>,
-    /// By the places they key on, for literals whose compound arguments
-    /// are bound only in part (see `InnerKey`), with the number of rows
-    /// they index.
+    /// By the places they key on (a [`Places`] spec), for literals whose
+    /// compound arguments are bound only in part (see `InnerKey`), with
+    /// the number of rows they index.
     inner: Vec<(Box<[u32]>, Index, usize)>,
     /// Scratch space for a key.
     key: Vec<TermId>,
