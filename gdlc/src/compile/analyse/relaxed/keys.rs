@@ -4,7 +4,7 @@
 
 use super::table::{push_place, Places};
 use crate::compile::program::{is_bound, lookup_bound, Atom, Pat};
-use crate::ir::terms::{SymId, TermId, TermStore};
+use crate::ir::terms::{TermId, TermStore};
 
 /// The positions of the arguments of `atom` that `binding` binds, into
 /// `positions`, and their values, into `key`; `false` when one is a term
@@ -41,8 +41,9 @@ pub(super) struct InnerKey {
     pub(super) places: Places,
     /// Their values.
     pub(super) values: Vec<TermId>,
-    /// The path to the argument being walked.
-    path: Vec<(SymId, usize, usize)>,
+    /// The steps to the argument being walked, three numbers each, as in
+    /// [`Places`].
+    path: Vec<u32>,
 }
 
 impl InnerKey {
@@ -94,9 +95,9 @@ impl InnerKey {
             push_place(&mut self.places, position, &self.path);
         } else if let Pat::Func(symbol, args) = pat {
             for (child, arg) in args.iter().enumerate() {
-                self.path.push((*symbol, args.len(), child));
+                self.path.extend([*symbol, args.len() as u32, child as u32]);
                 self.walk(store, arg, position, binding)?;
-                self.path.pop();
+                self.path.truncate(self.path.len() - 3);
             }
         }
         Ok(())

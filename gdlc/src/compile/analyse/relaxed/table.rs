@@ -3,7 +3,7 @@
 //! ([`Tuples`]), and the values found at each argument position
 //! ([`Domain`]).
 
-use crate::ir::terms::{SymId, TermData, TermId, TermStore};
+use crate::ir::terms::{TermData, TermId, TermStore};
 use hashbrown::HashTable;
 use indexmap::IndexSet;
 use rustc_hash::{FxBuildHasher, FxHashMap};
@@ -125,13 +125,12 @@ fn row_at(values: &[TermId], arity: usize, i: usize) -> &[TermId] {
 /// key is made without allocating.)
 pub(super) type Places = Vec<u32>;
 
-/// Appends to `places` the place at argument `position`, then `path`.
-pub(super) fn push_place(places: &mut Places, position: usize, path: &[(SymId, usize, usize)]) {
+/// Appends to `places` the place at argument `position`, then the steps
+/// `path` (three numbers each).
+pub(super) fn push_place(places: &mut Places, position: usize, path: &[u32]) {
     places.push(position as u32);
-    places.push(path.len() as u32);
-    for &(symbol, arity, child) in path {
-        places.extend([symbol, arity as u32, child as u32]);
-    }
+    places.push((path.len() / 3) as u32);
+    places.extend_from_slice(path);
 }
 
 /// The values at `places` in `row`, into `key`; `false` if the row's terms
