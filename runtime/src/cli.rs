@@ -10,12 +10,11 @@
 //! `--flag`, and `--`, after which nothing is an option); this module knows
 //! each command's options and checks them.
 
-use crate::gdl_perf::correctness_record;
 use crate::report::{
     deadline_after, deepening_perft, parallel_mc_json, parallel_mc_text, time_budget, timed_perft,
     trace, MC_MAX_LENGTH, PLAYOUT_STEPS,
 };
-use crate::{default_threads, parallel_flat_monte_carlo, McBudget, Reasoner, MAX_THREADS};
+use crate::{default_threads, parallel_playouts, Kernels, McBudget, Reasoner, MAX_THREADS};
 use lexopt::Arg;
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -70,10 +69,22 @@ enum Command {
 /// Runs the command given by `args` (the arguments after the program name)
 /// on `reasoner`; `game` is the name shown in the reports. `mc` on more
 /// than one thread makes each further thread's reasoner with `R::default()`.
-pub fn run<R: Reasoner + Default>(
+pub fn run<'a, R: Reasoner + Default + 'a>(
     mut reasoner: R,
     game: &str,
     args: impl Iterator<Item = String>,
+) -> ExitCode {
+    let build = || Box::new(R::default()) as Box<dyn Kernels + 'a>;
+    run_kernels(&mut reasoner, &build, game, args.collect())
+}
+
+/// [`run`] on the reasoner's [`Kernels`], `build` making a further
+/// thread's: everything but the drivers' loops is compiled here, once.
+pub fn run_kernels<'a>(
+    reasoner: &mut dyn Kernels,
+    build: &(dyn Fn() -> Box<dyn Kernels + 'a> + Sync),
+    game: &str,
+    args: Vec<String>,
 ) -> ExitCode {
     let command = match parse(args) {
         Ok(command) => command,
@@ -83,7 +94,7 @@ pub fn run<R: Reasoner + Default>(
         }
     };
     // A panic has printed its message already; it is a runtime error.
-    let outcome = catch_unwind(AssertUnwindSafe(|| execute(&mut reasoner, game, command)))
+    let outcome = catch_unwind(AssertUnwindSafe(|| execute(reasoner, build, game, command)))
         .unwrap_or_else(|_| Err("the reasoner stopped on a panic".to_string()));
     match outcome {
         Ok(output) => {
@@ -98,8 +109,9 @@ pub fn run<R: Reasoner + Default>(
 }
 
 /// Runs a command and returns what it prints on stdout.
-fn execute<R: Reasoner + Default>(
-    r: &mut R,
+fn execute<'a>(
+    r: &mut dyn Kernels,
+    build: &(dyn Fn() -> Box<dyn Kernels + 'a> + Sync),
     game: &str,
     command: Command,
 ) -> Result<String, String> {
@@ -129,9 +141,9 @@ fn execute<R: Reasoner + Default>(
             threads,
             json,
         } => {
-            let run = parallel_flat_monte_carlo(
+            let run = parallel_playouts(
                 r,
-                R::default,
+                build,
                 threads,
                 budget,
                 seed,
@@ -140,9 +152,12 @@ fn execute<R: Reasoner + Default>(
             )
             .map_err(text)?;
             if json {
-                format!("{}\n", parallel_mc_json(&run, r.roles(), game, BACKEND))
+                format!(
+                    "{}\n",
+                    parallel_mc_json(&run, r.role_names(), game, BACKEND)
+                )
             } else {
-                parallel_mc_text(&run, r.roles())
+                parallel_mc_text(&run, r.role_names())
             }
         }
         Command::Record {
@@ -165,10 +180,11 @@ fn execute<R: Reasoner + Default>(
 
 /// Writes the correctness record to stdout as it is made; an error the
 /// record ends with is this command's error too.
-fn record<R: Reasoner>(r: &mut R, state_changes: u64, seed: u64) -> Result<(), String> {
+fn record(r: &mut dyn Kernels, state_changes: u64, seed: u64) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let written = correctness_record(r, state_changes, seed, &mut out)
+    let written = r
+        .correctness_record(state_changes, seed, &mut out)
         .and_then(|recorded| out.flush().map(|()| recorded));
     match written {
         Ok(None) => Ok(()),
@@ -181,7 +197,7 @@ fn record<R: Reasoner>(r: &mut R, state_changes: u64, seed: u64) -> Result<(), S
 type Given = BTreeMap<&'static str, String>;
 
 /// Parses `COMMAND [--option VALUE | --option=VALUE | --flag]...`.
-fn parse(args: impl Iterator<Item = String>) -> Result<Command, String> {
+fn parse(args: Vec<String>) -> Result<Command, String> {
     let mut parser = lexopt::Parser::from_args(args);
     let sub = match parser.next().map_err(message)? {
         None => return Err("a command is required".into()),
@@ -325,7 +341,7 @@ mod tests {
     use std::time::Duration;
 
     fn parse_line(line: &str) -> Result<Command, String> {
-        parse(line.split_whitespace().map(str::to_string))
+        parse(line.split_whitespace().map(str::to_string).collect())
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod data;
 mod drivers;
 #[cfg(feature = "cli")]
 pub mod gdl_perf;
+mod kernels;
 pub mod kif;
 mod open_terms;
 mod parallel;
@@ -35,8 +36,10 @@ pub use drivers::{
     deterministic_playout, flat_monte_carlo, perft, perft_from, perft_with, play, DriverError,
     McBudget, McReport, PerftLevel, Playout, PlayoutStep,
 };
+pub use kernels::Kernels;
 pub use parallel::{
-    default_threads, parallel_flat_monte_carlo, McThreadCounts, ParallelMcReport, MAX_THREADS,
+    default_threads, parallel_flat_monte_carlo, parallel_playouts, McThreadCounts,
+    ParallelMcReport, MAX_THREADS,
 };
 pub use parallel_perft::parallel_perft;
 pub use percepts::{percept_texts, PerceptError, RANDOM_ROLE};

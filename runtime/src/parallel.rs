@@ -11,10 +11,8 @@
 //! each on its own thread (a reasoner need not be `Send`), and the
 //! playouts start together once all are ready.
 
-use crate::drivers::{mean_goals, random_playouts};
-use crate::{DriverError, McBudget, McReport, Reasoner};
-use rand_xoshiro::rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::drivers::mean_goals;
+use crate::{DriverError, Kernels, McBudget, McReport, Reasoner};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Barrier;
@@ -50,7 +48,7 @@ pub struct ParallelMcReport {
 /// `progress` is called on the calling thread, now and then, with the
 /// playouts and states of all threads so far. A panic of another thread
 /// (building its reasoner or playing) is resumed on the calling thread.
-pub fn parallel_flat_monte_carlo<R, F>(
+pub fn parallel_flat_monte_carlo<'a, R, F>(
     first: &mut R,
     build: F,
     threads: usize,
@@ -60,27 +58,30 @@ pub fn parallel_flat_monte_carlo<R, F>(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ParallelMcReport, DriverError>
 where
-    R: Reasoner,
+    R: Reasoner + 'a,
     F: Fn() -> R + Sync,
 {
+    let build = || Box::new(build()) as Box<dyn Kernels + 'a>;
+    parallel_playouts(first, &build, threads, budget, seed, max_length, progress)
+}
+
+/// [`parallel_flat_monte_carlo`] on the reasoners' [`Kernels`], so that
+/// the threads are started and joined by code compiled once.
+pub fn parallel_playouts<'a>(
+    first: &mut dyn Kernels,
+    build: &(dyn Fn() -> Box<dyn Kernels + 'a> + Sync),
+    threads: usize,
+    budget: McBudget,
+    seed: u64,
+    max_length: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<ParallelMcReport, DriverError> {
     let threads = threads.max(1);
-    let mut streams = Vec::with_capacity(threads);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    for _ in 0..threads {
-        streams.push(rng.clone());
-        rng.jump();
-    }
     let budgets = split(budget, threads);
     if threads == 1 {
         let mut report_progress = |r: &McReport| progress(r.playouts, r.states);
-        let (report, sums) = random_playouts(
-            first,
-            budget,
-            streams.remove(0),
-            seed,
-            max_length,
-            &mut report_progress,
-        )?;
+        let (report, sums) =
+            first.random_playouts(budget, seed, 0, max_length, &mut report_progress)?;
         return Ok(combine(seed, vec![(report, sums)]));
     }
     let slots: Vec<Slot> = (0..threads).map(|_| Slot::default()).collect();
@@ -89,8 +90,8 @@ where
     let outcomes = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads)
             .map(|i| {
-                let (rng, budget, slot) = (streams[i].clone(), budgets[i], &slots[i]);
-                let (build, failed, ready) = (&build, &failed, &ready);
+                let (budget, slot) = (budgets[i], &slots[i]);
+                let (failed, ready) = (&failed, &ready);
                 scope.spawn(move || {
                     let built = catch_unwind(AssertUnwindSafe(build));
                     if built.is_err() {
@@ -102,14 +103,7 @@ where
                         return None;
                     }
                     let mut publish = |rep: &McReport| slot.publish(rep);
-                    Some(random_playouts(
-                        &mut r,
-                        budget,
-                        rng,
-                        seed,
-                        max_length,
-                        &mut publish,
-                    ))
+                    Some(r.random_playouts(budget, seed, i, max_length, &mut publish))
                 })
             })
             .collect();
@@ -122,8 +116,7 @@ where
                     progress(playouts, states);
                 }
             };
-            let rng = streams[0].clone();
-            random_playouts(first, budgets[0], rng, seed, max_length, &mut publish)
+            first.random_playouts(budgets[0], seed, 0, max_length, &mut publish)
         });
         let mut outcomes = vec![own];
         for handle in handles {

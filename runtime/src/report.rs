@@ -6,10 +6,7 @@
 //! sorted order: print one with `{}` (compact, as `--json` does) or `{:#}`
 //! (pretty, as `trace` does). The module is there with the `cli` feature.
 
-use crate::{
-    deterministic_playout, perft, perft_with, DriverError, McBudget, McReport, ParallelMcReport,
-    PerftLevel, Playout, Reasoner,
-};
+use crate::{DriverError, Kernels, McBudget, McReport, ParallelMcReport, PerftLevel, Playout};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -50,9 +47,9 @@ pub struct PerftRun {
 }
 
 /// Perft to `depth` in one pass, timed.
-pub fn timed_perft<R: Reasoner>(r: &mut R, depth: u32) -> Result<PerftRun, DriverError> {
+pub fn timed_perft(r: &mut dyn Kernels, depth: u32) -> Result<PerftRun, DriverError> {
     let start = Instant::now();
-    let mut levels = perft(r, depth)?;
+    let mut levels = r.perft_levels(depth)?;
     let seconds = start.elapsed().as_secs_f64();
     // Depths past the end of the tree add nothing.
     let end = levels.iter().rposition(|l| l.leaves > 0).unwrap_or(0);
@@ -68,15 +65,15 @@ pub fn timed_perft<R: Reasoner>(r: &mut R, depth: u32) -> Result<PerftRun, Drive
 /// seconds: the levels of the deepest depth that completed in time, and
 /// the time of that depth's own pass. Its `depth` is the deepest depth
 /// completed, so the text says so when the tree ends before it.
-pub fn deepening_perft<R: Reasoner>(
-    r: &mut R,
+pub fn deepening_perft(
+    r: &mut dyn Kernels,
     max_depth: u32,
     seconds: f64,
 ) -> Result<PerftRun, DriverError> {
     let deadline = deadline_after(seconds);
     // Each pass starts when the one before it ends.
     let mut finished = vec![Instant::now()];
-    let levels = perft_with(r, max_depth, deadline, &mut |_| {
+    let levels = r.deepening_levels(max_depth, deadline, &mut |_| {
         finished.push(Instant::now());
     })?;
     let depth = levels.last().map_or(0, |l| l.depth);
@@ -270,21 +267,19 @@ fn mean_goal(report: &McReport, role: usize) -> f64 {
 /// `game`, `roles`, `init`, `init_terminal`, `perft` (by iterative
 /// deepening to `depth`, stopping at `deadline`) and `playouts` (the two
 /// deterministic playouts of at most `max_steps` steps).
-pub fn trace<R: Reasoner>(
-    r: &mut R,
+pub fn trace(
+    r: &mut dyn Kernels,
     game: &str,
     depth: u32,
     deadline: Option<Instant>,
     max_steps: usize,
 ) -> Result<Value, DriverError> {
-    let roles = r.roles().to_vec();
-    let initial = r.initial_state();
-    let init = r.fluents(&initial);
-    let init_terminal = r.is_terminal(&initial);
-    let levels = perft_with(r, depth, deadline, &mut |_| {})?;
+    let roles = r.role_names().to_vec();
+    let (init, init_terminal) = r.initial_fluents();
+    let levels = r.deepening_levels(depth, deadline, &mut |_| {})?;
     let playouts = PLAYOUT_SEEDS
         .iter()
-        .map(|&seed| deterministic_playout(r, seed, max_steps).map(|p| playout_json(&p, &roles)))
+        .map(|&seed| r.playout(seed, max_steps).map(|p| playout_json(&p, &roles)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(object([
         ("game", Value::from(game)),

@@ -8,6 +8,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("src/data.rs", include_str!("data.rs")),
     ("src/drivers.rs", include_str!("drivers.rs")),
     ("src/gdl_perf.rs", include_str!("gdl_perf.rs")),
+    ("src/kernels.rs", include_str!("kernels.rs")),
     ("src/kif.rs", include_str!("kif.rs")),
     ("src/lib.rs", include_str!("lib.rs")),
     ("src/open_terms.rs", include_str!("open_terms.rs")),
