@@ -470,6 +470,26 @@ pub fn next_one(words: &[u64], lo: u32, hi: u32) -> u32 {
     ones(words, lo, hi).next().unwrap_or(hi)
 }
 
+/// Whether some row's column `column` is a set bit of `words` (a bitset,
+/// bit `f` in word `f / 64`): whether a fluent among some rows' holds.
+#[inline]
+pub fn any_held<const N: usize>(rows: &[[u32; N]], column: usize, words: &[u64]) -> bool {
+    rows.iter().any(|r| {
+        let f = r[column];
+        words[(f >> 6) as usize] >> (f & 63) & 1 != 0
+    })
+}
+
+/// Column `column` of the first of `rows`, 0 when there is none: where
+/// the fluent ids of a run of rows start.
+#[inline]
+pub fn first_column<const N: usize>(rows: &[[u32; N]], column: usize) -> u32 {
+    match rows.first() {
+        Some(row) => row[column],
+        None => 0,
+    }
+}
+
 /// Whether some bit `lo <= f < hi` of a bitset is set.
 #[inline]
 pub fn any_one(words: &[u64], lo: u32, hi: u32) -> bool {

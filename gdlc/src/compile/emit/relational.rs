@@ -89,7 +89,8 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         clear_moves,
     } = relations;
     let mut imports = quote! {
-        any_one, box_slot, boxed_range, find, next_one, ones, range, ranked_member, Rel, END,
+        any_held, any_one, box_slot, boxed_range, find, first_column, next_one, ones, range,
+        ranked_member, Rel, END,
     };
     if top_down.remembered.contains(&true) {
         imports.extend(quote! { Memo, });

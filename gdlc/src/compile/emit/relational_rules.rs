@@ -507,7 +507,7 @@ impl RuleGen<'_> {
             ),
             (true, None) => (
                 TokenStream::new(),
-                quote! { #expr.iter().any(|r| self.current.holds(r[#last])) },
+                quote! { any_held(#expr, #last, &self.current.0) },
             ),
             (false, _) => (TokenStream::new(), quote! { !#expr.is_empty() }),
         };

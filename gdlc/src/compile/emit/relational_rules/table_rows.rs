@@ -42,7 +42,7 @@ impl TableRows {
         let base = format_ident!("base{i}");
         let walk_rows = quote! {
             let #rows_var = #rows;
-            let #base = #rows_var.first().map_or(0, |r| r[#last]);
+            let #base = first_column(#rows_var, #last);
         };
         let stride = walk.unwrap_or(1);
         let bounds = if stride == 1 {
