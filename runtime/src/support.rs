@@ -737,6 +737,19 @@ mod tests {
     }
 
     #[test]
+    fn rows_are_tested_by_the_fluent_in_a_column() {
+        let words = [1u64 << 3, 1 << 6];
+        let rows = [[7, 2, 64], [9, 3, 70]];
+        assert!(any_held(&rows, 2, &words), "fluent 70 holds");
+        assert!(!any_held(&rows[..1], 2, &words), "fluent 64 does not");
+        assert!(any_held(&rows, 1, &words), "fluent 3 holds");
+        assert!(!any_held::<3>(&[], 0, &words));
+        assert_eq!(first_column(&rows, 2), 64);
+        assert_eq!(first_column(&rows[1..], 0), 9);
+        assert_eq!(first_column::<3>(&[], 2), 0);
+    }
+
+    #[test]
     fn box_slots_are_mixed_radix() {
         assert_eq!(box_slot(&[10, 0], &[3, 2], &[10, 0]), Some(0));
         assert_eq!(box_slot(&[10, 0], &[3, 2], &[12, 1]), Some(5));
