@@ -56,7 +56,7 @@ pub trait Kernels {
 }
 
 /// The random generator of `seed`'s stream `stream`.
-pub(crate) fn stream_of(seed: u64, stream: usize) -> Xoshiro256PlusPlus {
+fn stream_of(seed: u64, stream: usize) -> Xoshiro256PlusPlus {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for _ in 0..stream {
         rng.jump();
