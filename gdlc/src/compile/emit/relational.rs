@@ -13,7 +13,9 @@
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
-use crate::compile::emit::relational_layers::{layer_fns, memo_field, phase_roots, rel_field};
+use crate::compile::emit::relational_layers::{
+    field_types, layer_fns, memo_field, phase_roots, rel_field,
+};
 use crate::compile::emit::relational_rules::{rule_fns, RulesInput};
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
@@ -171,13 +173,13 @@ impl ContainerCode {
         excluded: &[bool],
         remembered: &[bool],
     ) -> Self {
+        let types = field_types(program, containers, excluded);
         let dynamic: Vec<RelId> = (0..program.relations.len())
-            .filter(|&r| program.class[r] != Class::Static && r != program.true_rel && !excluded[r])
-            .filter(|&r| containers[r] != Container::NextBits)
+            .filter(|&r| types[r].is_some())
             .collect();
         let fields = dynamic.iter().map(|&r| {
             let name = rel_field(r);
-            let ty = containers::type_tokens(&containers[r], program.relations[r].arity);
+            let ty = &types[r];
             let doc = format!(" `{}`", program.relations[r]);
             quote! { #[doc = #doc] #name: #ty }
         });

@@ -5,7 +5,8 @@
 //! and how each rule takes part in them.
 
 use crate::compile::analyse::layers::{Layer, Layers};
-use crate::compile::program::{Program, RelId};
+use crate::compile::program::{Class, Program, RelId};
+use crate::compile::relational::containers::{self, Container};
 use crate::compile::relational::plan::{RulePlan, Step};
 use crate::ir::PHASES;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -41,6 +42,26 @@ pub fn phase_roots(program: &Program, layers: &Layers) -> [Vec<usize>; PHASES] {
 /// The field of a relation's container.
 pub fn rel_field(r: RelId) -> Ident {
     format_ident!("r{r}")
+}
+
+/// The type of each relation's container field, for the relations that
+/// have one: the dynamic relations other than `true`, those answered by a
+/// search (`excluded`) and those whose facts go straight into the next
+/// state.
+pub fn field_types(
+    program: &Program,
+    containers: &[Container],
+    excluded: &[bool],
+) -> Vec<Option<TokenStream>> {
+    (0..program.relations.len())
+        .map(|r| {
+            let field = program.class[r] != Class::Static
+                && r != program.true_rel
+                && !excluded[r]
+                && containers[r] != Container::NextBits;
+            field.then(|| containers::type_tokens(&containers[r], program.relations[r].arity))
+        })
+        .collect()
 }
 
 /// The field of the answers an asked relation's search (`ask_<r>`) has

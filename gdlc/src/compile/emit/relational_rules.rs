@@ -8,7 +8,7 @@
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
-use crate::compile::emit::relational_layers::{layer_of, rel_field, Recursion};
+use crate::compile::emit::relational_layers::{field_types, layer_of, rel_field, Recursion};
 use crate::compile::emit::skeleton::lit;
 use crate::compile::emit::table_lookups::{PatternDomain, Registered, TableLookups, MAX_OFFSETS};
 use crate::compile::program::{Atom, Pat, Program, RelId};
@@ -19,10 +19,12 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 mod asks;
+mod families;
 mod open_terms;
 mod table_rows;
 mod walks;
 
+use families::{family_fns, HoleTypes};
 use table_rows::TableRows;
 
 /// What the rules' code is generated from.
@@ -60,7 +62,7 @@ pub fn rule_fns(
         containers,
     } = *input;
     let excluded = top_down.excluded();
-    let mut fns = Vec::new();
+    let mut rules = Vec::new();
     let mut recursion = Vec::new();
     let layer_of = layer_of(program, layers);
     for plan in plans {
@@ -83,13 +85,18 @@ pub fn rule_fns(
             g.own_layer = own_layer;
             g.next_bits = containers[program.rules[plan.rule].head.rel] == Container::NextBits;
             let body = g.steps(0);
-            fns.push(rule_fn(program, plan.rule, delta, body));
+            rules.push(rule_fn(program, plan.rule, delta, body));
         }
         recursion.push(x);
     }
-    fns.extend(asks::ask_fns(input, &layer_of, tables, registered));
-    fns.extend(walks::step_fns(input, &layer_of, tables, registered));
-    (fns, recursion)
+    rules.extend(asks::ask_fns(input, &layer_of, tables, registered));
+    rules.extend(walks::step_fns(input, &layer_of, tables, registered));
+    let relations = field_types(program, containers, &excluded);
+    let types = HoleTypes {
+        relations: &relations,
+        table_columns: tables.tables.iter().map(|t| t.columns).collect(),
+    };
+    (family_fns(rules, &types), recursion)
 }
 
 /// The function of rule `rule` around its loops `body`, documented by the
