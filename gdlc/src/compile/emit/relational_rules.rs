@@ -47,7 +47,8 @@ pub struct RulesInput<'a> {
 /// in a recursive layer one `rule_<r>_delta_<step>` per step scanning a
 /// relation of the layer), and how each rule takes part in the fixpoint of
 /// its layer; then the searches of the asked relations (`asks::ask_fns`)
-/// and the step functions of the walks (`walks::step_fns`).
+/// and the step functions of the walks (`walks::step_fns`); the copies
+/// among them made families (`families::family_fns`).
 pub fn rule_fns(
     input: &RulesInput<'_>,
     tables: &mut Tables,
@@ -107,28 +108,21 @@ pub fn rule_fns(
 /// of a big game's build.
 fn rule_fn(program: &Program, rule: usize, delta: Option<usize>, body: TokenStream) -> TokenStream {
     let doc = format!(" {}", program.rules[rule].text);
-    match delta {
-        None => {
-            let name = format_ident!("rule_{}", rule);
-            quote! {
-                #[doc = #doc]
-                #[inline(never)]
-                fn #name(&mut self) {
-                    #body
-                }
-            }
-        }
-        Some(i) => {
-            let name = format_ident!("rule_{}_delta_{i}", rule);
-            let doc2 = format!(" Step {i} over the facts from `lo` on only.");
-            quote! {
-                #[doc = #doc]
-                #[doc = #doc2]
-                #[inline(never)]
-                fn #name(&mut self, lo: usize) {
-                    #body
-                }
-            }
+    let (name, step, lo) = match delta {
+        None => (format_ident!("rule_{rule}"), None, None),
+        Some(i) => (
+            format_ident!("rule_{rule}_delta_{i}"),
+            Some(format!(" Step {i} over the facts from `lo` on only.")),
+            Some(quote! { , lo: usize }),
+        ),
+    };
+    let step = step.iter();
+    quote! {
+        #[doc = #doc]
+        #(#[doc = #step])*
+        #[inline(never)]
+        fn #name(&mut self #lo) {
+            #body
         }
     }
 }
