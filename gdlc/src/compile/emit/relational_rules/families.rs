@@ -260,18 +260,18 @@ fn hole_at(trees: &[TokenTree], i: usize, ids: bool, names: &Names<'_>) -> Optio
             return Some((Hole::Call(f.clone(), n), 3));
         }
     }
-    let field = |k: usize| match (trees.get(i), trees.get(i + 1), trees.get(i + 2)) {
+    let field = |prefix: &str| match (trees.get(i), trees.get(i + 1), trees.get(i + 2)) {
         (Some(s), Some(dot), Some(TokenTree::Ident(f)))
             if is_ident(s, "self") && is_punct(dot, '.') =>
         {
-            numbered(&f.to_string(), k)
+            numbered(&f.to_string(), prefix)
         }
         _ => None,
     };
-    if let Some(r) = field(0).filter(|&r| types.relations.get(r).is_some_and(Option::is_some)) {
+    if let Some(r) = field("r").filter(|&r| types.relations.get(r).is_some_and(Option::is_some)) {
         return Some((Hole::Relation(r), 3));
     }
-    if let (Some(l), Some(TokenTree::Group(g))) = (field(1), trees.get(i + 3)) {
+    if let (Some(l), Some(TokenTree::Group(g))) = (field("ensure_layer_"), trees.get(i + 3)) {
         if g.delimiter() == Delimiter::Parenthesis && g.stream().is_empty() {
             return Some((Hole::Layer(l), 4));
         }
@@ -296,10 +296,8 @@ fn hole_at(trees: &[TokenTree], i: usize, ids: bool, names: &Names<'_>) -> Optio
     }
 }
 
-/// The number `n` of a name `r<n>` (`k == 0`) or `ensure_layer_<n>`
-/// (`k == 1`).
-fn numbered(name: &str, k: usize) -> Option<usize> {
-    let prefix = ["r", "ensure_layer_"][k];
+/// The number `n` of a name `<prefix><n>` (`r<n>`, `ensure_layer_<n>`).
+fn numbered(name: &str, prefix: &str) -> Option<usize> {
     let n = name.strip_prefix(prefix)?;
     (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then(|| n.parse().ok())?
 }
