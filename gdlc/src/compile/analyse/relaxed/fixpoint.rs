@@ -1,8 +1,11 @@
 //! The rounds of the relaxed evaluation, semi-naive: each round evaluates
-//! every rule over the facts new since the last round (a rule evaluated
-//! argument by argument again only when a domain it reads gained a value
-//! its pattern matches), then carries what `init`, `next` and `legal`
-//! produce over to `true` and `does`, until nothing grows.
+//! every rule over the facts new since the last round, once per literal
+//! that has new facts, the literals before it reading only the facts from
+//! before the round, so that a binding with new facts at two literals is
+//! found once (a rule evaluated argument by argument again only when a
+//! domain it reads gained a value its pattern matches), then carries what
+//! `init`, `next` and `legal` produce over to `true` and `does`, until
+//! nothing grows.
 
 use super::join::Delta;
 use super::state::RelaxedEvaluation;
@@ -54,6 +57,7 @@ impl RelaxedEvaluation<'_> {
                 .map(|d| d.iter().map(Domain::len).collect())
                 .collect();
             self.grew = vec![false; n];
+            self.old_rows.clone_from(&seen);
             let round = Round {
                 first,
                 seen: &seen,

@@ -4,7 +4,6 @@
 //! facts are more than the relation keeps.
 
 use super::state::RelaxedEvaluation;
-use super::table::Rows;
 use crate::compile::program::{instantiate, Rule};
 use crate::ir::terms::{TermId, TermStore};
 
@@ -22,14 +21,15 @@ impl RelaxedEvaluation<'_> {
         let r = rule.head.rel;
         let arity = rule.head.args.len();
         let k = head_vars.len();
-        // When the facts could be more than the relation keeps, the ones
-        // not known yet are counted first (see `overflows`).
-        if self.len(r) + found > self.limits.rows && self.overflows(rule, head_vars, heads, found) {
+        // Each distinct head once, in the order of their values.
+        let order = distinct_in_order(heads, k, found);
+        // When they could be more than the relation keeps, the ones not
+        // known yet are counted first (see `overflows`).
+        if self.len(r) + order.len() > self.limits.rows
+            && self.overflows(rule, head_vars, heads, &order)
+        {
             return true;
         }
-        // Each distinct head once, in the order of their values (all of
-        // them fit).
-        let order = distinct_in_order(heads, k, found);
         if let Some(t) = &mut self.tuples[r] {
             t.rows.reserve(order.len(), arity);
         }
@@ -51,10 +51,11 @@ impl RelaxedEvaluation<'_> {
         changed
     }
 
-    /// Whether the head facts of `found` bindings (as for
-    /// [`Self::add_head_facts`]) that are not known yet, each counted once
-    /// in the order found, take the relation past the facts it keeps: then
-    /// only their values are kept, in the head's domains, and they need not
+    /// Whether the head facts of the distinct bindings `order` (as
+    /// [`distinct_in_order`] gives them, of `heads` as for
+    /// [`Self::add_head_facts`]) that are not known yet take the relation
+    /// past the facts it keeps: then only their values are kept, in the
+    /// head's domains, in the order the bindings were found; they need not
     /// be sorted nor indexed (a relation may overflow by far more than its
     /// limit in one step).
     fn overflows(
@@ -62,21 +63,22 @@ impl RelaxedEvaluation<'_> {
         rule: &Rule,
         head_vars: &[usize],
         heads: &[TermId],
-        found: usize,
+        order: &[usize],
     ) -> bool {
         let r = rule.head.rel;
-        let fresh = self.fresh_facts(rule, head_vars, heads, found);
-        if self.len(r) + fresh.len() <= self.limits.rows {
+        let (fresh, count) = self.fresh_facts(rule, head_vars, heads, order);
+        if self.len(r) + count <= self.limits.rows {
             return false;
         }
         self.tuples[r] = None;
         self.grew[r] = true;
+        let arity = rule.head.args.len();
         for (column, values) in self.dom[r].iter_mut().enumerate() {
             // (A value just added need not be looked up again: facts found
             // one after the other share their first values.)
             let mut last = None;
-            for i in 0..fresh.len() {
-                let v = fresh.get(i)[column];
+            for row in fresh.chunks_exact(arity) {
+                let v = row[column];
                 if last != Some(v) {
                     last = Some(v);
                     self.grew[r] |= values.insert(v);
@@ -86,24 +88,25 @@ impl RelaxedEvaluation<'_> {
         true
     }
 
-    /// The distinct head facts of `found` bindings (as for
-    /// [`Self::add_head_facts`]) that the relation does not have yet, in
-    /// the order found.
+    /// The head facts of the distinct bindings `order` (as for
+    /// [`Self::overflows`]) that the relation does not have yet, in the
+    /// order the bindings were found, one after the other, and how many.
     fn fresh_facts(
         &mut self,
         rule: &Rule,
         head_vars: &[usize],
         heads: &[TermId],
-        found: usize,
-    ) -> Rows {
+        order: &[usize],
+    ) -> (Vec<TermId>, usize) {
         let r = rule.head.rel;
-        let arity = rule.head.args.len();
         let k = head_vars.len();
+        let mut found_order = order.to_vec();
+        found_order.sort_unstable();
         let mut full = vec![0; rule.vars.len()];
-        let mut row: Vec<TermId> = Vec::with_capacity(arity);
-        let mut fresh = Rows::default();
-        fresh.reserve(found, arity);
-        for i in 0..found {
+        let mut row: Vec<TermId> = Vec::with_capacity(rule.head.args.len());
+        let mut fresh = Vec::new();
+        let mut count = 0;
+        for i in found_order {
             let head = &heads[i * k..(i + 1) * k];
             head_row(
                 &mut self.program.store,
@@ -117,10 +120,11 @@ impl RelaxedEvaluation<'_> {
                 .as_ref()
                 .is_some_and(|t| t.rows.contains(&row))
             {
-                fresh.insert(&row);
+                fresh.extend_from_slice(&row);
+                count += 1;
             }
         }
-        fresh
+        (fresh, count)
     }
 
     /// Adds to the domains of the head of `rule` the values of its
@@ -178,7 +182,8 @@ impl RelaxedEvaluation<'_> {
 }
 
 /// The numbers of the distinct tuples among `count` tuples of `k` values
-/// stored one after the other in `tuples`, in the order of their values.
+/// stored one after the other in `tuples`, in the order of their values
+/// (of equal tuples, the first one).
 /// (Sorted as plain numbers, the values and the tuple's number packed in
 /// one, when they fit; otherwise by their first values packed in one
 /// number, as many as fit, the rest compared only between tuples that
@@ -205,7 +210,11 @@ fn distinct_in_order(tuples: &[TermId], k: usize, count: usize) -> Vec<usize> {
     }
     let rest = |i: usize| &tuple(i)[packed..];
     let mut order: Vec<(u128, usize)> = (0..count).map(|i| (key(i), i)).collect();
-    order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| rest(a.1).cmp(rest(b.1))));
+    order.sort_unstable_by(|a, b| {
+        (a.0.cmp(&b.0))
+            .then_with(|| rest(a.1).cmp(rest(b.1)))
+            .then(a.1.cmp(&b.1))
+    });
     order.dedup_by(|a, b| a.0 == b.0 && rest(a.1) == rest(b.1));
     order.into_iter().map(|(_, i)| i).collect()
 }

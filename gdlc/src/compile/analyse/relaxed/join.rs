@@ -17,7 +17,8 @@ const MIN_INNER_SCAN: usize = 64;
 
 /// A positive literal of a rule's body restricted to some rows of its
 /// relation (those new since the last round): the literal's index in the
-/// body, and the rows `from..to` as `(literal, from, to)`.
+/// body, and the rows `from..to` as `(literal, from, to)`. The literals
+/// before it then read only the rows from before the round.
 pub(super) type Delta = (usize, usize, usize);
 
 /// One join of a rule's body: what its recursion shares.
@@ -369,6 +370,7 @@ impl RelaxedEvaluation<'_> {
         }
         let range = match join.delta {
             Some((d, lo, hi)) if d == i => lo..hi,
+            Some((d, _, _)) if i < d => 0..self.old_rows[atom.rel],
             _ => 0..usize::MAX,
         };
         let store = &self.program.store;

@@ -58,6 +58,11 @@ pub(super) struct RelaxedEvaluation<'a> {
     /// variables take at each of their occurrences (see
     /// `RelaxedEvaluation::saturated`).
     pub(super) occurrences: FxHashMap<usize, Vec<Occurrence>>,
+    /// Per relation, its rows before the current round: a run of a rule
+    /// over the new rows of one literal reads only these at the literals
+    /// before it (a binding with new rows at two literals is found once,
+    /// in the run of the first).
+    pub(super) old_rows: Vec<usize>,
     pub(super) limits: Limits,
     pub(super) work: RelaxedWork,
     /// Scratch space for `bound_key`.
@@ -113,6 +118,7 @@ impl<'a> RelaxedEvaluation<'a> {
             too_large: FxHashSet::default(),
             by_argument: FxHashMap::default(),
             occurrences: FxHashMap::default(),
+            old_rows: Vec::new(),
             limits,
             work: RelaxedWork::default(),
             key: Default::default(),
