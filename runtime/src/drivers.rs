@@ -353,20 +353,17 @@ pub fn deterministic_playout<R: Reasoner>(
         let mut joint_texts = Vec::with_capacity(roles);
         for i in 0..roles {
             r.legal_moves(&state, i, &mut moves);
-            let mut texts: Vec<(String, R::Move)> =
-                moves.iter().map(|&m| (r.move_text(i, m), m)).collect();
-            texts.sort_by(|a, b| a.0.cmp(&b.0));
+            let (texts, order) = sorted_by_text(moves.iter().map(|&m| r.move_text(i, m)).collect());
             if texts.is_empty() {
                 return Err(DriverError::NoLegalMoves {
                     role: r.roles()[i].clone(),
                     state: r.fluents(&state),
                 });
             }
-            let pick = (t as u64 * 7 + i as u64 * 13 + seed * 5) % texts.len() as u64;
-            let (text, mv) = texts[pick as usize].clone();
-            joint.push(mv);
-            joint_texts.push(text);
-            legal_texts.push(texts.into_iter().map(|(s, _)| s).collect());
+            let pick = ((t as u64 * 7 + i as u64 * 13 + seed * 5) % texts.len() as u64) as usize;
+            joint.push(moves[order[pick]]);
+            joint_texts.push(texts[pick].clone());
+            legal_texts.push(texts);
         }
         let sees = r.has_percepts().then(|| {
             // The role `random` perceives nothing: an empty list.
@@ -567,6 +564,19 @@ pub(crate) fn random_playouts<R: Reasoner>(
 /// the clock costs as much as a state of the fastest games).
 fn out_of_time(budget: McBudget, start: Instant, states: u64) -> bool {
     matches!(budget, McBudget::Time(t) if states.is_multiple_of(64) && start.elapsed() >= t)
+}
+
+/// `texts` sorted (stably), and where each came from in `texts`: the
+/// drivers' text work, compiled once rather than per game.
+pub(crate) fn sorted_by_text(texts: Vec<String>) -> (Vec<String>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
+    let mut slots: Vec<Option<String>> = texts.into_iter().map(Some).collect();
+    let sorted = order
+        .iter()
+        .map(|&k| slots[k].take().unwrap_or_default())
+        .collect();
+    (sorted, order)
 }
 
 /// A uniformly random index below `count` (at most 2^32), from the top

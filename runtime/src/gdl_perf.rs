@@ -17,7 +17,7 @@
 //! Values are written on one line without `;` (gdl-perf stores them in
 //! `;`-separated files, and escapes its own messages the same way).
 
-use crate::drivers::pick;
+use crate::drivers::{pick, sorted_by_text};
 use crate::{McReport, Reasoner};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -80,10 +80,10 @@ pub fn correctness_record<R: Reasoner>(
     out: &mut dyn Write,
 ) -> io::Result<Option<String>> {
     let roles = r.roles().to_vec();
-    writeln!(out, "!R!{}", roles.join(","))?;
+    write_list(out, "R", &roles)?;
     let initial = r.initial_state();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let (mut moves, mut texts, mut joint) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut moves, mut joint) = (Vec::new(), Vec::new());
     let mut chosen: Vec<String> = Vec::with_capacity(roles.len());
     let mut played = 0u64;
     if r.is_terminal(&initial) {
@@ -108,16 +108,11 @@ pub fn correctness_record<R: Reasoner>(
                         format!("role `{name}` has no legal move in a non-terminal state");
                     return fail(out, message);
                 }
-                texts.clear();
-                texts.extend(moves.iter().map(|&m| (r.move_text(role, m), m)));
-                texts.sort_by(|a, b| a.0.cmp(&b.0));
-                let list: Vec<&str> = texts.iter().map(|(t, _)| t.as_str()).collect();
-                writeln!(out, "!L!{}", list.join(","))?;
-                let (text, mv) = &texts[pick(&mut rng, texts.len())];
-                chosen.push(text.clone());
-                joint.push(*mv);
+                let texts = moves.iter().map(|&m| r.move_text(role, m)).collect();
+                let i = write_sorted_and_pick(out, texts, &mut rng, &mut chosen)?;
+                joint.push(moves[i]);
             }
-            writeln!(out, "!C!{}", chosen.join(","))?;
+            write_list(out, "C", &chosen)?;
             state = r.next_state(&state, &joint);
             length += 1;
             played += 1;
@@ -134,12 +129,35 @@ pub fn correctness_record<R: Reasoner>(
                 }
             }
         }
-        writeln!(out, "!G!{}", goals.join(","))?;
+        write_list(out, "G", &goals)?;
         if played > state_changes {
             writeln!(out, "!F!")?;
             return Ok(None);
         }
     }
+}
+
+/// Writes the line `!tag!` and `items` separated by commas. (The text
+/// work of the record is done here and in [`write_sorted_and_pick`], not
+/// in the generic [`correctness_record`]: compiled once, not per game.)
+fn write_list(out: &mut dyn Write, tag: &str, items: &[String]) -> io::Result<()> {
+    writeln!(out, "!{tag}!{}", items.join(","))
+}
+
+/// Writes the `!L!` line of a role's legal moves `texts`, sorted by text,
+/// draws one of them (in that order) with `rng`, appends its text to
+/// `chosen` and returns its index in `texts` as given.
+fn write_sorted_and_pick(
+    out: &mut dyn Write,
+    texts: Vec<String>,
+    rng: &mut Xoshiro256PlusPlus,
+    chosen: &mut Vec<String>,
+) -> io::Result<usize> {
+    let (sorted, order) = sorted_by_text(texts);
+    write_list(out, "L", &sorted)?;
+    let k = pick(rng, sorted.len());
+    chosen.push(sorted[k].clone());
+    Ok(order[k])
 }
 
 /// Ends a record with the error `message`.
