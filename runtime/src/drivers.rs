@@ -569,14 +569,9 @@ fn out_of_time(budget: McBudget, start: Instant, states: u64) -> bool {
 /// `texts` sorted (stably), and where each came from in `texts`: the
 /// drivers' text work, compiled once rather than per game.
 pub(crate) fn sorted_by_text(texts: Vec<String>) -> (Vec<String>, Vec<usize>) {
-    let mut order: Vec<usize> = (0..texts.len()).collect();
-    order.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
-    let mut slots: Vec<Option<String>> = texts.into_iter().map(Some).collect();
-    let sorted = order
-        .iter()
-        .map(|&k| slots[k].take().unwrap_or_default())
-        .collect();
-    (sorted, order)
+    let mut pairs: Vec<(String, usize)> = texts.into_iter().zip(0..).collect();
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    pairs.into_iter().unzip()
 }
 
 /// A uniformly random index below `count` (at most 2^32), from the top
