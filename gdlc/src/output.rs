@@ -2,6 +2,7 @@
 //! standalone crate (`gdlc GAME.kif -o DIR`), and files rewritten only when
 //! their content changed, so that cargo rebuilds only what did.
 
+use crate::compile::emit::relational_rules::FAMILIES;
 use crate::compile::{generate_with, CompileError, Generated, Strategy};
 use crate::Loaded;
 use std::io;
@@ -232,14 +233,14 @@ pub fn crate_files(
     })?;
     let lib = package.replace('-', "_");
     // One codegen unit, so that the helpers and searches a rule calls
-    // inline into it (two units, with or without thin local LTO, built
-    // chess no faster); no link-time optimization: measured on eight
-    // benchmark games, it gains no speed and doubles or triples the build
-    // time.
+    // inline into it (two for the crate itself: `package_profile`); no
+    // link-time optimization: measured on eight benchmark games, it gains
+    // no speed and doubles or triples the build time.
+    let units = package_profile(package, &code);
     let cargo_toml = format!(
         "{toml_head}[package]\nname = {package}\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\ngdl-runtime = {{ path = {runtime} }}\n\n\
-         [profile.release]\ncodegen-units = 1\nlto = false\n\n\
+         [profile.release]\ncodegen-units = 1\nlto = false\n{units}\n\
          # Its own workspace, not a member of an enclosing one.\n[workspace]\n",
         toml_head = head.replacen("//", "#", 1),
         package = toml_string(package),
@@ -290,6 +291,23 @@ const LIB_LINTS: &str = "#![allow(
     clippy::nursery
 )]
 ";
+
+/// The `Cargo.toml` lines giving the crate `package` of the generated
+/// source `code` a profile of its own, for any crate building it: two
+/// codegen units when its rule families have a module of their own, built
+/// beside the rest on a second core (rustc's thin local LTO across the
+/// two keeps the inlining), its dependencies keeping one so that their
+/// build is shared with every other crate's; else none.
+pub fn package_profile(package: &str, code: &str) -> String {
+    if code.contains(&format!("mod {FAMILIES} {{")) {
+        format!(
+            "\n[profile.release.package.{}]\ncodegen-units = 2\n",
+            toml_string(package)
+        )
+    } else {
+        String::new()
+    }
+}
 
 /// A TOML basic string.
 fn toml_string(s: &str) -> String {
@@ -352,6 +370,35 @@ mod tests {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64(b"foobar"), 0x85944171f73967e8);
+    }
+
+    #[test]
+    fn a_crate_with_rule_families_builds_them_in_a_second_codegen_unit() {
+        let text = include_str!("../../games/tictactoe.kif");
+        let loaded = crate::load_bytes("tictactoe.kif".into(), text.into()).expect("loads");
+        let files = |strategy| {
+            let files = crate_files(&loaded, "ttt", "ttt", Path::new("/rt"), strategy)
+                .expect("compiles")
+                .files;
+            let text = |name| {
+                let (_, bytes) = files.iter().find(|(n, _)| *n == name).expect("written");
+                String::from_utf8(bytes.clone()).expect("UTF-8")
+            };
+            (text("Cargo.toml"), text("src/lib.rs"))
+        };
+        let own = "[profile.release.package.\"ttt\"]\ncodegen-units = 2\n";
+        // Relational: the two diagonal `line` rules share a family.
+        let (toml, lib) = files(Strategy::Relational);
+        assert!(lib.contains("mod families {") && lib.contains("families::family_"));
+        assert!(
+            toml.contains("[profile.release]\ncodegen-units = 1\n"),
+            "{toml}"
+        );
+        assert!(toml.contains(own), "{toml}");
+        // Ground: no family, one unit.
+        let (toml, lib) = files(Strategy::Ground);
+        assert!(!lib.contains("mod families"));
+        assert!(!toml.contains("[profile.release.package."), "{toml}");
     }
 
     #[test]

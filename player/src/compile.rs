@@ -5,7 +5,7 @@
 //! the worker binary that [`crate::remote::Remote`] runs.
 
 use gdlc::backend::Cache;
-use gdlc::output::write_if_changed;
+use gdlc::output::{package_profile, write_if_changed};
 use std::path::{Path, PathBuf};
 
 /// Compiles `description`, writes and builds its search worker in `cache`;
@@ -45,11 +45,14 @@ fn write_worker(dir: &Path, package: &str) -> Result<(), String> {
         .to_str()
         .ok_or("the player's source path is not UTF-8")?;
     // The game crate's profile (see gdlc's `output::crate_files`).
+    let code = std::fs::read_to_string(dir.with_file_name(package).join("src/lib.rs"))
+        .map_err(|e| format!("the game crate's source: {e}"))?;
+    let units = package_profile(package, &code);
     let cargo_toml = format!(
         "[package]\nname = \"{package}-player\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\ngame = {{ package = \"{package}\", path = \"../{package}\" }}\n\
          gdlc-player = {{ path = {player:?}, default-features = false }}\n\n\
-         [profile.release]\ncodegen-units = 1\nlto = false\n\n\
+         [profile.release]\ncodegen-units = 1\nlto = false\n{units}\n\
          # Its own workspace, not a member of an enclosing one.\n[workspace]\n"
     );
     let main_rs = "//! A search worker of gdlc-player over the compiled reasoner of one game.\n\n\

@@ -8,7 +8,7 @@
 //! content, so a build never overwrites a library some process has loaded.
 
 use gdlc::backend::Cache;
-use gdlc::output::{fnv1a64, write_if_changed};
+use gdlc::output::{fnv1a64, package_profile, write_if_changed};
 use std::path::{Path, PathBuf};
 
 /// The source of the classes every extension module defines.
@@ -67,13 +67,16 @@ fn write_module_crate(
 ) -> Result<(), String> {
     let runtime = runtime.to_str().ok_or("the runtime's path is not UTF-8")?;
     // The game crate's profile (see gdlc's `output::crate_files`).
+    let code = std::fs::read_to_string(dir.with_file_name(package).join("src/lib.rs"))
+        .map_err(|e| format!("the game crate's source: {e}"))?;
+    let units = package_profile(package, &code);
     let cargo_toml = format!(
         "[package]\nname = \"{package}-python\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"{module}\"\ncrate-type = [\"cdylib\"]\n\n\
          [dependencies]\ngame = {{ package = \"{package}\", path = \"../{package}\" }}\n\
          gdl-runtime = {{ path = {runtime:?}, default-features = false }}\n\
          pyo3 = {{ version = \"{PYO3}\", features = [\"abi3-py39\", \"extension-module\"] }}\n\n\
-         [profile.release]\ncodegen-units = 1\nlto = false\n\n\
+         [profile.release]\ncodegen-units = 1\nlto = false\n{units}\n\
          # Its own workspace, not a member of an enclosing one.\n[workspace]\n"
     );
     let lib_rs = format!(

@@ -16,7 +16,7 @@ use crate::compile::emit::arrays::Arrays;
 use crate::compile::emit::relational_layers::{
     field_types, layer_fns, memo_field, phase_roots, rel_field,
 };
-use crate::compile::emit::relational_rules::{rule_fns, RulesInput};
+use crate::compile::emit::relational_rules::{rule_fns, RulesInput, FAMILIES};
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
@@ -54,7 +54,8 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
     } = rules;
     let excluded = top_down.excluded();
     let mut registered = Registered::new(program.relations.len());
-    let (rule_fns, recursion) = rule_fns(&rules, tables, &mut registered);
+    let (rule_items, recursion) = rule_fns(&rules, tables, &mut registered);
+    let rule_fns = &rule_items.methods;
     let layer_fns: Vec<TokenStream> = layers
         .layers
         .iter()
@@ -114,6 +115,12 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         inits: remembered_inits,
         load,
     } = RememberedState::new(layers.layers.len(), "relations", clear_state);
+    let lints = if excluded.contains(&true) {
+        // A search whose witness needs no loop returns before its end.
+        quote! { unused_labels, unused_variables, unreachable_code, clippy::all }
+    } else {
+        quote! { unused_labels, unused_variables, clippy::all }
+    };
     let parts = GameParts {
         imports: quote! {
             use ::gdl_runtime::support::{ #imports };
@@ -128,12 +135,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
             inits: quote! { #remembered_inits #inits },
             setup: None,
         },
-        lints: if excluded.contains(&true) {
-            // A search whose witness needs no loop returns before its end.
-            quote! { unused_labels, unused_variables, unreachable_code, clippy::all }
-        } else {
-            quote! { unused_labels, unused_variables, clippy::all }
-        },
+        lints: lints.clone(),
         methods: quote! {
             #load
             #clear_moves
@@ -141,10 +143,27 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
             #(#layer_fns)*
             #(#rule_fns)*
         },
-        helpers: TokenStream::new(),
+        helpers: families_module(&rule_items.families, &lints),
         answers,
     };
     skeleton::module(program, domains, arrays, parts)
+}
+
+/// The module of the family functions, if there are any.
+fn families_module(families: &[TokenStream], lints: &TokenStream) -> TokenStream {
+    if families.is_empty() {
+        return TokenStream::new();
+    }
+    let module = format_ident!("{FAMILIES}");
+    quote! {
+        /// The functions of the rule families (`family_<i>`), a codegen
+        /// unit of their own.
+        #[allow(#lints)]
+        mod #module {
+            use super::*;
+            #(#families)*
+        }
+    }
 }
 
 /// The code of the containers of the dynamic relations: every dynamic

@@ -25,6 +25,7 @@ mod table_rows;
 mod walks;
 
 use families::{family_fns, HoleTypes};
+pub use families::{RuleItems, FAMILIES};
 use table_rows::TableRows;
 
 /// What the rules' code is generated from.
@@ -53,7 +54,7 @@ pub fn rule_fns(
     input: &RulesInput<'_>,
     tables: &mut Tables,
     registered: &mut Registered,
-) -> (Vec<TokenStream>, Vec<Recursion>) {
+) -> (RuleItems, Vec<Recursion>) {
     let RulesInput {
         program,
         domains,

@@ -353,10 +353,11 @@ fn marker(i: usize) -> Ident {
 }
 
 /// The functions `items` (of rules, searches and walks) with the copies
-/// of one function made a family function (`family_<i>`) that each copy
-/// calls with what differs; the others as they are; and the accessors
-/// the families use to name a relation, a layer or a callee by number.
-pub(super) fn family_fns(items: Vec<TokenStream>, types: &HoleTypes<'_>) -> Vec<TokenStream> {
+/// of one function made a family function (`family_<i>`, in the module
+/// [`FAMILIES`]) that each copy calls with what differs; the others as
+/// they are; and the accessors the families use to name a relation, a
+/// layer or a callee by number.
+pub(super) fn family_fns(items: Vec<TokenStream>, types: &HoleTypes<'_>) -> RuleItems {
     let mut others = Vec::new();
     let mut rules = Vec::with_capacity(items.len());
     for item in items {
@@ -404,25 +405,43 @@ pub(super) fn family_fns(items: Vec<TokenStream>, types: &HoleTypes<'_>) -> Vec<
         shaped.push(Shaped { code, holes });
     }
     let mut accessors = Accessors::default();
-    let mut fns = Vec::new();
+    let mut items = RuleItems::default();
     for (n, members) in families.iter().enumerate() {
         if let [only] = members[..] {
-            fns.push(rules[only].item.clone());
+            items.methods.push(rules[only].item.clone());
             continue;
         }
         let first = &rules[members[0]];
         let family = Family::of(members, &shaped, &names, &mut accessors);
-        fns.push(family.function(n, &shaped[members[0]], first));
+        items
+            .families
+            .push(family.function(n, &shaped[members[0]], first));
         for &m in members {
-            fns.push(member_fn(
+            items.methods.push(member_fn(
                 &rules[m],
                 family.call(n, &shaped[m].holes, &rules[m]),
             ));
         }
     }
-    fns.extend(accessors.functions(&rules));
-    fns.extend(others);
-    fns
+    items.methods.extend(accessors.functions(&rules));
+    items.methods.extend(others);
+    items
+}
+
+/// The module of the family functions. A method is compiled in the
+/// codegen unit of its type's module, so free functions in a module of
+/// their own are what a second codegen unit can take, built beside the
+/// rest on a second core.
+pub const FAMILIES: &str = "families";
+
+/// The generated functions of rules, searches and walks.
+#[derive(Default)]
+pub struct RuleItems {
+    /// The methods of `Game`.
+    pub methods: Vec<TokenStream>,
+    /// The family functions, free functions of the module [`FAMILIES`]
+    /// taking the reasoner as `this`.
+    pub families: Vec<TokenStream>,
 }
 
 /// The function of `rule` calling its family: `call`, inlined.
@@ -572,11 +591,12 @@ impl Family {
         });
         let output = &rule.output;
         let output = (!output.is_empty()).then(|| quote! { -> #output });
+        let body = self_as_this(body);
         quote! {
             /// The code of the functions calling it, copies differing only
             /// in its arguments.
             #[inline(never)]
-            fn #name(&mut self, #(#params),*) #output {
+            pub(super) fn #name(this: &mut Game, #(#params),*) #output {
                 #body
             }
         }
@@ -607,8 +627,25 @@ impl Family {
                 Hole::Offsets(o) => quote! { &#o[..] },
             });
         }
-        quote! { self.#name(#(#args),*) }
+        let module = format_ident!("{FAMILIES}");
+        quote! { #module::#name(self, #(#args),*) }
     }
+}
+
+/// `code` with every `self` renamed `this` (a method's body made a free
+/// function's).
+fn self_as_this(code: TokenStream) -> TokenStream {
+    code.into_iter()
+        .map(|tree| match tree {
+            TokenTree::Ident(i) if i == "self" => TokenTree::Ident(Ident::new("this", i.span())),
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), self_as_this(g.stream()));
+                group.set_span(g.span());
+                TokenTree::Group(group)
+            }
+            t => t,
+        })
+        .collect()
 }
 
 impl Parameter {

@@ -1,4 +1,4 @@
-use super::{family_fns, HoleTypes};
+use super::{family_fns, HoleTypes, RuleItems};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -28,8 +28,14 @@ fn relations() -> Vec<Option<TokenStream>> {
 }
 
 /// The functions as one string without whitespace.
-fn text(fns: &[TokenStream]) -> String {
-    let all: TokenStream = fns.iter().cloned().collect();
+/// The methods, then the family functions, as one text without spaces.
+fn text(items: &RuleItems) -> String {
+    let all: TokenStream = items
+        .methods
+        .iter()
+        .chain(&items.families)
+        .cloned()
+        .collect();
     all.to_string().split_whitespace().collect()
 }
 
@@ -56,20 +62,22 @@ fn copies_differing_in_ids_and_relations_share_one_function() {
     );
     let text = text(&fns);
     assert!(
-        text.contains("fnfamily_0(&mutself,ids:&[u32;1],rel1:usize)"),
+        text.contains("pub(super)fnfamily_0(this:&mutGame,ids:&[u32;1],rel1:usize)"),
         "{text}"
     );
-    assert!(text.contains("self.current.holds(ids[0])"), "{text}");
+    assert!(text.contains("this.current.holds(ids[0])"), "{text}");
     assert!(
-        text.contains("self.rel_at_0(rel1).insert([v0,ids[0]])"),
-        "{text}"
-    );
-    assert!(
-        text.contains("#[doc=\"arule\"]#[inline]fnrule_1(&mutself){self.family_0(&[7],1)}"),
+        text.contains("this.rel_at_0(rel1).insert([v0,ids[0]])"),
         "{text}"
     );
     assert!(
-        text.contains("fnrule_2(&mutself){self.family_0(&[9],2)}"),
+        text.contains(
+            "#[doc=\"arule\"]#[inline]fnrule_1(&mutself){families::family_0(self,&[7],1)}"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("fnrule_2(&mutself){families::family_0(self,&[9],2)}"),
         "{text}"
     );
     assert!(
@@ -112,7 +120,8 @@ fn a_column_index_a_short_body_a_walk_and_a_borrowed_relation_keep_their_functio
     let rels = relations();
     let fns = family_fns(items.clone(), &types(&rels));
     let as_text = |f: &[TokenStream]| f.iter().map(|t| t.to_string()).collect::<Vec<_>>();
-    assert_eq!(as_text(&fns), as_text(&items));
+    assert_eq!(as_text(&fns.methods), as_text(&items));
+    assert!(fns.families.is_empty());
 }
 
 #[test]
@@ -144,22 +153,22 @@ fn copies_differing_in_tables_layers_and_callees_take_them_as_arguments() {
     ];
     let rels = relations();
     let text = text(&family_fns(items, &types(&rels)));
-    let head = "fnfamily_2(&mutself,layer0:usize,table1:&'static[[u32;2]],callee2:usize)";
+    let head = "fnfamily_2(this:&mutGame,layer0:usize,table1:&'static[[u32;2]],callee2:usize)";
     assert!(text.contains(head), "{text}");
     assert!(
-        text.contains("self.ensure_layer_at(layer0);forrowinrange(&(*table1),&[])"),
+        text.contains("this.ensure_layer_at(layer0);forrowinrange(&(*table1),&[])"),
         "{text}"
     );
     assert!(
-        text.contains("ifself.call_at_0(callee2,[row[0],row[1]])"),
+        text.contains("ifthis.call_at_0(callee2,[row[0],row[1]])"),
         "{text}"
     );
     assert!(
-        text.contains("fnrule_1(&mutself){self.family_2(3,&T0[..],0)}"),
+        text.contains("fnrule_1(&mutself){families::family_2(self,3,&T0[..],0)}"),
         "{text}"
     );
     assert!(
-        text.contains("fnrule_2(&mutself){self.family_2(4,&T1[..],1)}"),
+        text.contains("fnrule_2(&mutself){families::family_2(self,4,&T1[..],1)}"),
         "{text}"
     );
     assert!(text.contains("fncall_at_0(&mutself,callee:usize,t:[u32;2])->bool{matchcallee{0=>self.ask_5(t),_=>self.ask_6(t),}}"), "{text}");
