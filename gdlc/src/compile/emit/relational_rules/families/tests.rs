@@ -27,7 +27,6 @@ fn relations() -> Vec<Option<TokenStream>> {
     ]
 }
 
-/// The functions as one string without whitespace.
 /// The methods, then the family functions, as one text without spaces.
 fn text(items: &RuleItems) -> String {
     let all: TokenStream = items
