@@ -270,6 +270,18 @@ impl Prepared {
         self.dir.join("src/lib.rs")
     }
 
+    /// The lines a crate building this one as a dependency adds to its
+    /// `Cargo.toml`, so that this crate keeps its own profile
+    /// ([`crate::output::package_profile`], read off its source).
+    pub fn package_profile(&self) -> Result<String, String> {
+        let package = (self.dir.file_name().and_then(|n| n.to_str()))
+            .ok_or("the game crate's folder has no name")?;
+        let source = self.source();
+        let code =
+            std::fs::read_to_string(&source).map_err(|e| format!("`{}`: {e}", source.display()))?;
+        Ok(crate::output::package_profile(package, &code))
+    }
+
     /// The folder of the release artifacts of the cache's shared target
     /// folder, where [`Prepared::build_beside`] puts a crate's.
     pub fn release_dir(&self) -> PathBuf {

@@ -5,7 +5,7 @@
 //! the worker binary that [`crate::remote::Remote`] runs.
 
 use gdlc::backend::Cache;
-use gdlc::output::{package_profile, write_if_changed};
+use gdlc::output::write_if_changed;
 use std::path::{Path, PathBuf};
 
 /// Compiles `description`, writes and builds its search worker in `cache`;
@@ -23,7 +23,7 @@ pub fn build_worker(cache: &Cache, description: &str) -> Result<PathBuf, String>
         .ok_or("the game crate's folder has no name")?
         .to_string();
     let worker = game.dir.with_file_name(format!("{package}-player"));
-    write_worker(&worker, &package)?;
+    write_worker(&worker, &package, &game.package_profile()?)?;
     game.build_beside(&worker, &[])?;
     let binary = game
         .release_dir()
@@ -36,8 +36,8 @@ pub fn build_worker(cache: &Cache, description: &str) -> Result<PathBuf, String>
 }
 
 /// The worker crate: its `main` is [`crate::remote::worker_main`] over the
-/// game crate's `Game`.
-fn write_worker(dir: &Path, package: &str) -> Result<(), String> {
+/// game crate's `Game`, whose own profile lines are `units`.
+fn write_worker(dir: &Path, package: &str, units: &str) -> Result<(), String> {
     let player = Path::new(env!("CARGO_MANIFEST_DIR"))
         .canonicalize()
         .map_err(|e| format!("the player's source folder: {e}"))?;
@@ -45,9 +45,6 @@ fn write_worker(dir: &Path, package: &str) -> Result<(), String> {
         .to_str()
         .ok_or("the player's source path is not UTF-8")?;
     // The game crate's profile (see gdlc's `output::crate_files`).
-    let code = std::fs::read_to_string(dir.with_file_name(package).join("src/lib.rs"))
-        .map_err(|e| format!("the game crate's source: {e}"))?;
-    let units = package_profile(package, &code);
     let cargo_toml = format!(
         "[package]\nname = \"{package}-player\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\ngame = {{ package = \"{package}\", path = \"../{package}\" }}\n\

@@ -8,7 +8,7 @@
 //! content, so a build never overwrites a library some process has loaded.
 
 use gdlc::backend::Cache;
-use gdlc::output::{fnv1a64, package_profile, write_if_changed};
+use gdlc::output::{fnv1a64, write_if_changed};
 use std::path::{Path, PathBuf};
 
 /// The source of the classes every extension module defines.
@@ -42,7 +42,7 @@ pub fn build(loaded: &gdlc::Loaded, python: &str) -> Result<Built, String> {
     let module = format!("{}_py", package.replace('-', "_"));
     let dir = game.dir.with_file_name(format!("{package}-python"));
     let runtime = gdlc::runtime_copy::runtime_path(None).map_err(|e| e.to_string())?;
-    write_module_crate(&dir, &package, &module, &runtime)?;
+    write_module_crate(&dir, &package, &module, &runtime, &game.package_profile()?)?;
     game.build_beside(&dir, &[("PYO3_PYTHON", python)])?;
     let built = game
         .release_dir()
@@ -58,18 +58,17 @@ pub fn build(loaded: &gdlc::Loaded, python: &str) -> Result<Built, String> {
 }
 
 /// The extension module's crate in `dir`: `game.rs` and a `lib.rs` that
-/// exports `new_game` over the game crate `package`.
+/// exports `new_game` over the game crate `package`, whose own profile
+/// lines are `units`.
 fn write_module_crate(
     dir: &Path,
     package: &str,
     module: &str,
     runtime: &Path,
+    units: &str,
 ) -> Result<(), String> {
     let runtime = runtime.to_str().ok_or("the runtime's path is not UTF-8")?;
     // The game crate's profile (see gdlc's `output::crate_files`).
-    let code = std::fs::read_to_string(dir.with_file_name(package).join("src/lib.rs"))
-        .map_err(|e| format!("the game crate's source: {e}"))?;
-    let units = package_profile(package, &code);
     let cargo_toml = format!(
         "[package]\nname = \"{package}-python\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"{module}\"\ncrate-type = [\"cdylib\"]\n\n\

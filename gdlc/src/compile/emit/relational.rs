@@ -121,6 +121,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
     } else {
         quote! { unused_labels, unused_variables, clippy::all }
     };
+    let helpers = families_module(&rule_items.families, &lints);
     let parts = GameParts {
         imports: quote! {
             use ::gdl_runtime::support::{ #imports };
@@ -135,7 +136,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
             inits: quote! { #remembered_inits #inits },
             setup: None,
         },
-        lints: lints.clone(),
+        lints,
         methods: quote! {
             #load
             #clear_moves
@@ -143,7 +144,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
             #(#layer_fns)*
             #(#rule_fns)*
         },
-        helpers: families_module(&rule_items.families, &lints),
+        helpers,
         answers,
     };
     skeleton::module(program, domains, arrays, parts)
