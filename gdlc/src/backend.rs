@@ -131,6 +131,8 @@ pub struct Cache {
 /// A game's crate in the cache, written and possibly built.
 #[derive(Clone, Debug)]
 pub struct Prepared {
+    /// The crate's package name, also the name of its folder.
+    pub package: String,
     /// The crate's folder.
     pub dir: PathBuf,
     /// The binary that `cargo build --release` makes.
@@ -206,6 +208,7 @@ impl Cache {
         };
         let fresh = is_fresh(&binary, files.iter().chain(&runtime_files));
         Ok(Prepared {
+            package,
             dir,
             binary,
             fresh,
@@ -274,12 +277,10 @@ impl Prepared {
     /// `Cargo.toml`, so that this crate keeps its own profile
     /// ([`crate::output::package_profile`], read off its source).
     pub fn package_profile(&self) -> Result<String, String> {
-        let package = (self.dir.file_name().and_then(|n| n.to_str()))
-            .ok_or("the game crate's folder has no name")?;
         let source = self.source();
         let code =
             std::fs::read_to_string(&source).map_err(|e| format!("`{}`: {e}", source.display()))?;
-        Ok(crate::output::package_profile(package, &code))
+        Ok(crate::output::package_profile(&self.package, &code))
     }
 
     /// The folder of the release artifacts of the cache's shared target

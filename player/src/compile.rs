@@ -16,14 +16,9 @@ pub fn build_worker(cache: &Cache, description: &str) -> Result<PathBuf, String>
     let game = gdlc::ir::limits::catch_limit(|| cache.prepare(&loaded, "match"))
         .map_err(|limit| limit.0)?
         .map_err(|e| e.to_string())?;
-    let package = game
-        .dir
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or("the game crate's folder has no name")?
-        .to_string();
+    let package = &game.package;
     let worker = game.dir.with_file_name(format!("{package}-player"));
-    write_worker(&worker, &package, &game.package_profile()?)?;
+    write_worker(&worker, package, &game.package_profile()?)?;
     game.build_beside(&worker, &[])?;
     let binary = game
         .release_dir()

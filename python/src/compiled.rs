@@ -33,16 +33,11 @@ pub fn build(loaded: &gdlc::Loaded, python: &str) -> Result<Built, String> {
     let game = gdlc::ir::limits::catch_limit(|| cache.prepare(loaded, "python"))
         .map_err(|limit| limit.0)?
         .map_err(|e| e.to_string())?;
-    let package = game
-        .dir
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or("the game crate's folder has no name")?
-        .to_string();
+    let package = &game.package;
     let module = format!("{}_py", package.replace('-', "_"));
     let dir = game.dir.with_file_name(format!("{package}-python"));
     let runtime = gdlc::runtime_copy::runtime_path(None).map_err(|e| e.to_string())?;
-    write_module_crate(&dir, &package, &module, &runtime, &game.package_profile()?)?;
+    write_module_crate(&dir, package, &module, &runtime, &game.package_profile()?)?;
     game.build_beside(&dir, &[("PYO3_PYTHON", python)])?;
     let built = game
         .release_dir()
