@@ -8,11 +8,15 @@ mod lexer;
 mod lower;
 mod sexpr;
 
-lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, clippy::pedantic, unused_qualifications)]
-    grammar,
-    "/syntax/grammar.rs"
-);
+/// The parser: lalrpop's output for `grammar.lalrpop`, committed as
+/// `grammar.rs` so that no build compiles lalrpop. After changing the
+/// grammar, write it again with
+/// `cargo run --manifest-path scripts/regenerate-parser/Cargo.toml`
+/// (a test fails until then; CI checks the bytes).
+#[allow(clippy::all, clippy::pedantic, unused_qualifications)]
+mod grammar {
+    include!("grammar.rs");
+}
 
 use crate::diagnostics::{Diagnostic, SourceFile, Span};
 use ast::Description;
@@ -118,6 +122,25 @@ mod tests {
         };
         let (d, diags) = parse(&file);
         (d.expect("parses"), diags)
+    }
+
+    /// The committed parser was generated from the grammar as it is:
+    /// lalrpop heads its output with the SHA3-256 of the grammar's bytes.
+    #[test]
+    fn the_parser_is_generated_from_the_grammar_as_it_is() {
+        use sha3::{Digest, Sha3_256};
+        let grammar = include_bytes!("grammar.lalrpop");
+        let hash: String = Sha3_256::digest(grammar)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let header = include_str!("grammar.rs").lines().nth(1).unwrap_or("");
+        assert_eq!(
+            header,
+            format!("// sha3: {hash}"),
+            "grammar.lalrpop changed since grammar.rs was generated: run \
+             `cargo run --manifest-path scripts/regenerate-parser/Cargo.toml`"
+        );
     }
 
     #[test]
