@@ -5,7 +5,7 @@
 //! the `PATH`) and are skipped with a message without it. They build in
 //! the cache of `compiled_cli.rs` (`<target>/gdlc-test-cache`).
 
-mod common;
+use crate::common;
 
 use common::{cargo, gdlc_cached, project_game};
 

@@ -6,7 +6,7 @@
 //! The expected moves and counts below are worked out by hand from the
 //! descriptions.
 
-mod common;
+use crate::common;
 
 use common::{cargo, gdlc, gdlc_cached};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! (1 for an invalid description or runtime error, 2 for a usage error);
 //! never a panic or a hang.
 
-mod common;
+use crate::common;
 
 use common::{gdlc, gdlc_within, project_game, Run};
 use std::path::PathBuf;

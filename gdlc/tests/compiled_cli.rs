@@ -8,7 +8,7 @@
 //! shared by the tests and kept between runs, so the runtime is compiled
 //! once.
 
-mod common;
+use crate::common;
 
 use common::{cargo, gdlc_cached, gdlc_with, project_game, project_game_path, test_cache, Run};
 use gdlc::backend::{Cache, Prepared};
@@ -23,6 +23,7 @@ fn build(cargo: &str, dir: &Path, name: &str) -> PathBuf {
         .args(["build", "--release", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", test_cache().join("target"))
+        .envs(common::TEST_RELEASE_PROFILE)
         .output()
         .expect("run cargo");
     assert!(

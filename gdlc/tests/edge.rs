@@ -3,7 +3,7 @@
 //! oracle is wrong or reads the description differently (said at the test).
 //! Skipped with a message when `../shared` is absent.
 
-mod common;
+use crate::common;
 
 use common::shared;
 use gdl_runtime::{perft, Reasoner};

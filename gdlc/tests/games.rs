@@ -6,7 +6,7 @@
 //! rules of the game (the derivation is written next to each number). None of
 //! them was obtained by running `gdlc`.
 
-mod common;
+use crate::common;
 
 use common::project_game_path;
 

@@ -7,7 +7,7 @@
 //! (Monty Hall: switching wins 2/3 of the time, staying 1/3), never
 //! obtained by running gdlc.
 
-mod common;
+use crate::common;
 
 use common::{project_game, project_game_path};
 use gdl_runtime::{flat_monte_carlo, perft, McBudget, PerceptError, Reasoner};

@@ -4,15 +4,13 @@
 //!
 //! Any change to generated code shows up as a diff of that list, to be
 //! reviewed with the change; a pure refactoring changes no line. Rewrite the
-//! list with `GDLC_BLESS=1 cargo test -p gdlc --test golden`.
+//! list with `GDLC_BLESS=1 cargo test -p gdlc --test integration golden::`.
 //!
 //! The games: every game of the project's `games/` and `games/gdl-ii/`,
 //! and, when `../shared` is beside the checkout, the corpus games named in
 //! `CORPUS` (big boards, recursive helpers, simultaneous moves, many roles,
 //! and descriptions the compiler refuses). Without `../shared` the corpus lines are not checked
 //! (a message says so).
-
-mod common;
 
 use gdlc::compile::Strategy;
 use gdlc::output::{crate_files, package_name};
@@ -111,9 +109,12 @@ fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Hashes the games on every core, in a fixed order of lines.
+/// Hashes the games on every core, the largest descriptions first (so no
+/// core is left with a big game at the end), in a fixed order of lines.
 fn all_lines(games: Vec<(String, PathBuf)>) -> String {
-    let queue = Mutex::new(games.into_iter().enumerate().collect::<Vec<_>>());
+    let mut queue: Vec<_> = games.into_iter().enumerate().collect();
+    queue.sort_by_key(|(_, (_, path))| std::fs::metadata(path).map_or(0, |m| m.len()));
+    let queue = Mutex::new(queue);
     let done = Mutex::new(BTreeMap::new());
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     std::thread::scope(|s| {

@@ -6,7 +6,7 @@
 //! `random` and the other roles moved uniformly at random. Every answer must
 //! be a move legal in the true state, which the player never sees.
 
-mod common;
+use crate::common;
 
 use common::{game, post, spawn_player, start_message, Random};
 use gdl_runtime::Reasoner;

@@ -3,7 +3,7 @@
 //! moves the other roles uniformly at random: every PLAY is answered with
 //! a legal move within the play clock, in the game's own case.
 
-mod common;
+use crate::common;
 
 use common::{game, play_match, spawn_player};
 

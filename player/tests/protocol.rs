@@ -2,7 +2,7 @@
 //! error or a logged no-op and the match goes on; INFO and ABORT are
 //! answered at once while a PLAY is being computed; one match at a time.
 
-mod common;
+use crate::common;
 
 use common::{game, post, read_answer, spawn_player, start_message};
 use std::io::Write;

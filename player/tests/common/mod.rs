@@ -4,8 +4,6 @@
 //! the player, choosing the other roles' moves uniformly at random and
 //! refereeing with gdlc's interpreter.
 
-#![allow(dead_code)]
-
 use gdl_runtime::Reasoner;
 use gdlc::interp::Interpreter;
 use gdlc_player::{http, InterpreterLoader, Player, Settings};

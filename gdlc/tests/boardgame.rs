@@ -3,11 +3,9 @@
 //! its end, a hand-written game's tree is counted as derived by hand, and
 //! (`--ignored`, it builds crates) the interpreter and both compiled
 //! strategies agree on ten generated games:
-//! `cargo test --release -p gdlc-e2e --test boardgame -- --ignored --nocapture`.
+//! `cargo test --release -p gdlc --test integration -- --ignored --nocapture --exact boardgame::generated_games_agree_across_the_interpreter_and_both_strategies`.
 
-#[path = "../gdlc/tests/common/mod.rs"]
-mod common;
-
+use crate::common;
 use common::gdlc;
 use gdl_runtime::{perft, play, PerftLevel, Reasoner};
 use gdlc::boardgame::regex::{Letter, On, Regex};

@@ -2,15 +2,13 @@
 //! cases of `../shared/games-edge`) traced by the `gdlc` binary, each in its
 //! own process with a time limit, and compared with its oracle.
 //!
-//! Long: run it with `cargo test --release -p gdlc-e2e --test corpus -- --ignored --nocapture`.
+//! Long: run it with `cargo test --release -p gdlc --test integration -- --ignored --nocapture --exact corpus::corpus_agrees_with_oracles`.
 //! Skipped with a message when `../shared` is absent. Set `GDLC_CORPUS_GAMES`
 //! to a comma-separated list of game names to sweep only those, and
 //! `GDLC_CORPUS_BACKEND=compiled` to trace with the compiled backend (each
 //! game's build counts against its time limit; builds are cached).
 
-#[path = "../gdlc/tests/common/mod.rs"]
-mod common;
-
+use crate::common;
 use common::shared;
 use gdlc::conformance::{compare, needs};
 use serde_json::Value;

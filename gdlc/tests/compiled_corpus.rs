@@ -7,13 +7,11 @@
 //! fails the sweep.
 //!
 //! Long: run it with
-//! `cargo test --release -p gdlc-e2e --test compiled_corpus -- --ignored --nocapture`.
+//! `cargo test --release -p gdlc --test integration -- --ignored --nocapture --exact compiled_corpus::compiled_agrees_with_interpreter_and_oracles`.
 //! Skipped with a message when `../shared` is absent. `GDLC_CORPUS_GAMES`
 //! restricts it to a comma-separated list of games.
 
-#[path = "../gdlc/tests/common/mod.rs"]
-mod common;
-
+use crate::common;
 use common::shared;
 use gdlc::conformance::{compare, needs};
 use serde_json::Value;

@@ -2,8 +2,7 @@
 //! game of the project: the same perft counts, and along random playouts
 //! the same legal moves, terminality and goals in every state.
 
-mod common;
-
+use crate::common;
 use gdl_runtime::{perft, Reasoner};
 use gdlc::interp::Interpreter;
 use gdlc_benches::{

@@ -4,8 +4,7 @@
 //! text), refuses the percepts of `random` as it does, and finds the same
 //! random role.
 
-mod common;
-
+use crate::common;
 use gdl_runtime::{percept_texts, PerceptError, Reasoner};
 use gdlc::interp::Interpreter;
 use gdlc_benches::{

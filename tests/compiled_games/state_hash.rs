@@ -5,8 +5,7 @@
 //! backend builds each state back from its fluents
 //! (`Reasoner::state_from_fluents`).
 
-mod common;
-
+use crate::common;
 use gdl_runtime::Reasoner;
 use gdlc::interp::Interpreter;
 use gdlc_benches::{
