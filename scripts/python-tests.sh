@@ -18,6 +18,7 @@ VENV=$ROOT/target/python-venv
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 "$VENV/bin/pip" install --quiet --upgrade pip
 "$VENV/bin/pip" install --quiet -r python/requirements-test.txt
-"$VENV/bin/pip" install --quiet --no-build-isolation ./python
+# maturin's build backend runs the `maturin` the environment installed.
+PATH="$VENV/bin:$PATH" "$VENV/bin/pip" install --quiet --no-build-isolation ./python
 cd tests/python
 GDLC_CACHE_DIR=$ROOT/target/python-cache "$VENV/bin/python" -m pytest -q "$@"
