@@ -5,6 +5,7 @@
 //! the compiler's own ids (relations, layers, rules, tables).
 
 use crate::compile::analyse::layers::Layers;
+use crate::compile::analyse::sorts::{self, Position, Sort};
 use crate::compile::compiled::{Compiled, Evaluation};
 use crate::compile::error::NotIncremental;
 use crate::compile::ground::grounding::Ground;
@@ -23,7 +24,7 @@ const PHASES: [&str; 5] = ["legal", "next", "terminal", "goal", "sees"];
 
 /// The report of `gdlc explain` for the game named `game`: roles, state
 /// size, term ids, relations (class, domains, relaxed facts, container),
-/// layers and phases, the plan of every rule and the constant tables.
+/// sorts, layers and phases, the plan of every rule and the constant tables.
 pub fn report(c: &Compiled, game: &str) -> String {
     let mut out = String::new();
     summary(&mut out, c, game);
@@ -34,6 +35,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
         } => {
             ground_backend(&mut out, c, ground, incremental);
             relations(&mut out, c);
+            sorts(&mut out, c);
             layers(&mut out, &c.program, &c.layers);
         }
         Evaluation::Relational {
@@ -53,6 +55,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
                 );
             }
             relations(&mut out, c);
+            sorts(&mut out, c);
             layers(&mut out, &c.program, &c.layers);
             plans(&mut out, c, relational);
             tables(&mut out, &relational.tables);
@@ -355,6 +358,66 @@ pub fn dot(c: &Compiled, game: &str) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// The sorts of more than one position or with an order: each one's
+/// values (the first few), the relations that order it, its positions.
+fn sorts(out: &mut String, c: &Compiled) {
+    let p = &c.program;
+    let all = sorts::compute(p, &c.domains);
+    let shown: Vec<&Sort> = (all.sorts.iter())
+        .filter(|s| s.positions.len() > 1 || !s.orders.is_empty())
+        .collect();
+    let _ = writeln!(
+        out,
+        "sorts: {} of the argument positions that exchange values ({} shown: more than one position, or ordered); each numbered from 0",
+        all.sorts.len(),
+        shown.len()
+    );
+    for (i, sort) in shown.iter().enumerate() {
+        let texts = |values: &[u32]| -> String {
+            let mut t: Vec<String> = values.iter().take(8).map(|&v| p.store.text(v)).collect();
+            if values.len() > 8 {
+                t.push("...".into());
+            }
+            t.join(" ")
+        };
+        let values = if sort.open {
+            "terms built at run time".to_string()
+        } else {
+            format!("{} values ({})", sort.values.len(), texts(&sort.values))
+        };
+        let orders: Vec<String> = (sort.orders.iter())
+            .map(|o| {
+                let covered = o.chain.len();
+                format!(
+                    "ordered by {} ({covered} in a chain: {})",
+                    relation_name(p, o.relation),
+                    texts(&o.chain)
+                )
+            })
+            .collect();
+        let positions: Vec<String> = sort
+            .positions
+            .iter()
+            .map(|&q| position_text(p, q))
+            .collect();
+        let _ = writeln!(out, "  sort {i}: {values}");
+        for order in orders {
+            let _ = writeln!(out, "    {order}");
+        }
+        let _ = writeln!(out, "    at {}", positions.join(", "));
+    }
+}
+
+/// A position as `rel/2 arg 1` or `(cell/3) arg 1`, counted from 1.
+fn position_text(p: &Program, position: Position) -> String {
+    match position {
+        Position::Arg(r, i) => format!("{} arg {}", relation_name(p, r), i + 1),
+        Position::Field(f, n, j) => {
+            format!("({}/{n}) arg {}", p.store.symbol_name(f), j + 1)
+        }
+    }
 }
 
 /// A DOT string literal.
@@ -694,6 +757,11 @@ mod tests {
             "binds [?x]",
             "not table T",
             "scan does/2 (does a (go ?x))",
+            "sorts: ",
+            "2 values (1 2)",
+            "n/1 arg 1, (",
+            "(go/1) arg 1",
+            "(p/1) arg 1",
             "constant tables: ",
         ] {
             assert!(text.contains(expected), "{expected:?} missing in:\n{text}");

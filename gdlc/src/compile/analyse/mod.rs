@@ -3,10 +3,12 @@
 //! ([`relaxed`]) that sees the arguments built at run time ([`open`]) as
 //! one placeholder, and a numbering of its terms ([`term_ids`]), and the
 //! layers of dynamic relations in evaluation order with the layers of each
-//! phase ([`layers`]).
+//! phase ([`layers`]), and the sorts of the argument positions, with the
+//! static successor relations that order them ([`sorts`]).
 
 pub mod domains;
 pub mod layers;
 pub mod open;
 mod relaxed;
+pub mod sorts;
 mod term_ids;
