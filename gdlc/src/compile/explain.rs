@@ -759,7 +759,6 @@ mod tests {
             "scan does/2 (does a (go ?x))",
             "sorts: ",
             "2 values (1 2)",
-            "n/1 arg 1, (",
             "(go/1) arg 1",
             "(p/1) arg 1",
             "constant tables: ",
