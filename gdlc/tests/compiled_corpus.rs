@@ -12,12 +12,12 @@
 //! restricts it to a comma-separated list of games.
 
 use crate::common;
-use common::shared;
+use common::{run_limited, shared};
 use gdlc::conformance::{compare, needs};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -36,42 +36,6 @@ const SMALL_STEPS: usize = 60;
 /// Share of the games compared whose compiled trace must agree with both
 /// the interpreter and the oracle.
 const REQUIRED_AGREEMENT: f64 = 0.93;
-
-/// A command's output, or `None` when it ran past `limit` (it is killed).
-fn run_limited(cmd: &mut Command, limit: Duration) -> Option<Output> {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut stdout, &mut buf).map(|_| buf)
-    });
-    let err = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut stderr, &mut buf).map(|_| buf)
-    });
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait().expect("wait") {
-            Some(status) => break status,
-            None if start.elapsed() > limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-            None => std::thread::sleep(Duration::from_millis(20)),
-        }
-    };
-    Some(Output {
-        status,
-        stdout: out.join().expect("reader").unwrap_or_default(),
-        stderr: err.join().expect("reader").unwrap_or_default(),
-    })
-}
 
 /// Runs `f` on every item with two workers; results in the items' order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {

@@ -9,11 +9,11 @@
 //! game's build counts against its time limit; builds are cached).
 
 use crate::common;
-use common::shared;
+use common::{run_limited, shared};
 use gdlc::conformance::{compare, needs};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -34,7 +34,8 @@ enum Outcome {
 
 fn run_game(kif: &Path, oracle: &Value) -> Outcome {
     let (depth, steps) = needs(oracle);
-    let mut child = Command::new(common::gdlc_binary())
+    let mut command = Command::new(common::gdlc_binary());
+    command
         .arg("trace")
         .arg(kif)
         .args([
@@ -48,42 +49,15 @@ fn run_game(kif: &Path, oracle: &Value) -> Outcome {
             std::env::var("GDLC_CORPUS_BACKEND")
                 .map(|b| vec!["--backend".to_string(), b])
                 .unwrap_or_default(),
-        )
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn gdlc");
-    // Read both pipes while waiting, or a large trace would fill the pipe and
-    // block the child.
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut stdout, &mut buf).map(|_| buf)
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut stderr, &mut buf).map(|_| buf)
-    });
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait().expect("wait for gdlc") {
-            Some(status) => break status,
-            None if start.elapsed() > GAME_LIMIT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Outcome::TimedOut;
-            }
-            None => std::thread::sleep(Duration::from_millis(20)),
-        }
+        );
+    let Some(output) = run_limited(&mut command, GAME_LIMIT) else {
+        return Outcome::TimedOut;
     };
-    let stdout = out_reader.join().expect("reader").unwrap_or_default();
-    let stderr = err_reader.join().expect("reader").unwrap_or_default();
-    if !status.success() {
-        let err = String::from_utf8_lossy(&stderr);
+    if !output.status.success() {
+        let err = String::from_utf8_lossy(&output.stderr);
         return Outcome::Failed(err.lines().next().unwrap_or("no message").to_string());
     }
-    let ours: Value = match serde_json::from_slice(&stdout) {
+    let ours: Value = match serde_json::from_slice(&output.stdout) {
         Ok(v) => v,
         Err(e) => return Outcome::Failed(format!("unreadable trace: {e}")),
     };

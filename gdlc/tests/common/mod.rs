@@ -52,24 +52,46 @@ pub fn gdlc(args: &[&str]) -> Run {
 }
 
 /// Runs `gdlc` with `args`, killed after `limit`: `None` when it ran that
-/// long (for input that once made it hang; its output must be small).
+/// long (for input that once made it hang).
 pub fn gdlc_within(args: &[&str], limit: Duration) -> Option<Run> {
-    let mut child = Command::new(gdlc_binary())
-        .args(args)
+    run_limited(Command::new(gdlc_binary()).args(args), limit).map(Run::from)
+}
+
+/// A command's output, or `None` when it ran past `limit` (it is killed);
+/// both pipes are read while it runs, so a large output never blocks it.
+pub fn run_limited(cmd: &mut Command, limit: Duration) -> Option<Output> {
+    let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run gdlc");
+        .expect("spawn");
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut buf).map(|_| buf)
+    });
+    let err = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut buf).map(|_| buf)
+    });
     let start = Instant::now();
-    while child.try_wait().expect("wait for gdlc").is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
+    let status = loop {
+        match child.try_wait().expect("wait") {
+            Some(status) => break status,
+            None if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Some(child.wait_with_output().expect("gdlc's output").into())
+    };
+    Some(Output {
+        status,
+        stdout: out.join().expect("reader").unwrap_or_default(),
+        stderr: err.join().expect("reader").unwrap_or_default(),
+    })
 }
 
 /// The target folder of this build (the binaries are in `<target>/<profile>`).
