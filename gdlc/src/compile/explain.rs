@@ -643,6 +643,7 @@ fn step_text(c: &Compiled, tables: &Tables, vars: &[String], step: &Step) -> Str
             bind,
             fluent,
             negated,
+            fused,
             ..
         } => {
             let rows = tables.tables[*table].rows.len();
@@ -653,6 +654,9 @@ fn step_text(c: &Compiled, tables: &Tables, vars: &[String], step: &Step) -> Str
                 names(bind),
                 if rows == 1 { "" } else { "s" }
             );
+            if *fused > 1 {
+                s.push_str(&format!(", {fused} literals joined"));
+            }
             match tables.walk_stride(*table, key.len()).filter(|_| *fluent) {
                 Some(1) => s.push_str(", walks the state's set bits"),
                 Some(n) => s.push_str(&format!(", walks the state's set bits with stride {n}")),

@@ -296,6 +296,7 @@ impl RuleGen<'_> {
                 fluent,
                 negated,
                 term,
+                ..
             } => self.table_step(&TableStep {
                 i,
                 table: *table,

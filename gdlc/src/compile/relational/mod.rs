@@ -1,10 +1,12 @@
 //! The relational strategy, for any game: derived relations unfolded into
 //! their callers ([`inline`]) or evaluated for their callers' bindings only
 //! ([`magic`], with right-linear walks in [`linear`]), every rule planned as
-//! a filter tree over constant tables ([`plan`]), and a container chosen
-//! for every relation ([`containers`]).
+//! a filter tree over constant tables ([`plan`]) whose runs of lookups are
+//! joined at compile time ([`fuse`]), and a container chosen for every
+//! relation ([`containers`]).
 
 pub mod containers;
+pub mod fuse;
 pub mod inline;
 pub mod linear;
 pub mod magic;
@@ -141,7 +143,8 @@ fn build_as(
         domains.reorder_fluents(&program.store, fluent_orders);
     }
     let mut tables = Tables::default();
-    let plans = plan::plan_rules(program, domains, &literals, Some(&mut tables), &top_down);
+    let mut plans = plan::plan_rules(program, domains, &literals, Some(&mut tables), &top_down);
+    fuse::fuse(&mut plans, &mut tables);
     top_down.remembered = demand::repeated_asks(program, &plans, &top_down.asked);
     let containers = containers::choose(program, domains, &layers);
     let relational = Relational {

@@ -41,6 +41,9 @@ pub enum Step {
         /// For a fluent table, the pattern of the fluent (whose id is the
         /// last column).
         term: Option<Pat>,
+        /// The number of the rule's literals the table answers: more than
+        /// one for a run of steps joined at compile time (`fuse`).
+        fused: usize,
     },
     /// A fluent that must (or must not) hold, known at compile time.
     Fluent {
@@ -690,6 +693,7 @@ fn lower(
         fluent: is_true,
         negated,
         term: is_true.then(|| atom.args[0].clone()),
+        fused: 1,
     })
 }
 
