@@ -6,6 +6,7 @@
 //! relation ([`containers`]).
 
 pub mod containers;
+mod estimate;
 pub mod fuse;
 pub mod inline;
 pub mod linear;

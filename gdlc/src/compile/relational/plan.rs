@@ -17,6 +17,8 @@ use crate::compile::program::{matches, Atom, Class, Lit, Pat, Program};
 use crate::ir::terms::{SymId, TermId};
 use rustc_hash::FxHashMap;
 
+use super::estimate::{estimate, kept_symbols, scanned, stats, Fluent, Matched, Stats};
+
 pub use super::tables::{key_box, Membership, Table, Tables};
 pub use super::top_down::{TopDown, Walk};
 
@@ -170,29 +172,11 @@ pub struct RulePlan {
 /// of each positive literal.
 pub struct Literals(Vec<Vec<(Option<Matched>, Option<Stats>)>>);
 
-/// The matches of one literal.
-struct Matched {
-    /// The literal's variables ([`Atom::vars`]).
-    vars: Vec<usize>,
-    /// Per match, the values of `vars`, then for `true` the fluent.
-    values: Vec<TermId>,
-    /// Values per match: `vars`, and the fluent for `true`.
-    stride: usize,
-    /// The number of matches.
-    count: usize,
-}
-
-impl Matched {
-    /// The matches, each its values of `vars` (then the fluent).
-    fn rows(&self) -> impl Iterator<Item = &[TermId]> {
-        (0..self.count).map(|i| &self.values[i * self.stride..(i + 1) * self.stride])
-    }
-}
-
 impl Literals {
     /// Matches every literal of `program`'s rules over a static relation
     /// or `true`, and estimates each positive literal.
     pub fn new(program: &Program, domains: &Domains) -> Literals {
+        let kept = kept_symbols(program);
         let by_rule = program
             .rules
             .iter()
@@ -249,11 +233,8 @@ impl Literals {
                     .iter()
                     .zip(matched)
                     .map(|(l, m)| {
-                        // A frame literal: `true` of the fluent the `next` head keeps.
-                        let frame = matches!(l, Lit::Pos(a) if a.rel == program.true_rel
-                            && program.answers[1].contains(&rule.head.rel)
-                            && a.args.first() == rule.head.args.first());
-                        let stats = stats(program, domains, l, m.as_ref(), nvars, frame);
+                        let fluent = Fluent::of(program, rule, l, &kept);
+                        let stats = stats(program, domains, l, m.as_ref(), nvars, fluent);
                         (m, stats)
                     })
                     .collect()
@@ -509,6 +490,12 @@ fn cheapest(pending: &[Pending], bound: &[bool], weight: &impl Fn(&Lit, &[bool])
 /// lookups.
 fn choose(pending: &[Pending], bound: &[bool], weight: impl Fn(&Lit, &[bool]) -> f64) -> usize {
     let greedy = cheapest(pending, bound, &weight);
+    // A literal that yields at most one row multiplies nothing: it goes
+    // first, and the scan, if it pays, comes when a literal would.
+    let (lit, stats, _) = pending[greedy];
+    if estimate(stats.expect("a positive literal"), lit, bound) * weight(lit, bound) <= 1.0 {
+        return greedy;
+    }
     let mut later = bound.to_vec();
     let mut left: Vec<usize> = (0..pending.len())
         .filter(|&i| pending[i].1.is_some())
@@ -697,132 +684,6 @@ fn lower(
     })
 }
 
-/// What the planner knows of a positive literal's matches: how many there
-/// are when nothing is bound, and how many distinct values each variable
-/// takes among them.
-struct Stats {
-    rows: f64,
-    distinct: Vec<f64>,
-    /// For a derived relation, the variables that are whole arguments:
-    /// only they key its indexes (see [`scanned`]).
-    keyed: Option<Vec<usize>>,
-}
-
-/// The statistics of a positive literal (`None` for the other literals),
-/// from its matches (`matched`) when it is over a static relation or
-/// `true`.
-fn stats(
-    program: &Program,
-    domains: &Domains,
-    lit: &Lit,
-    matched: Option<&Matched>,
-    nvars: usize,
-    frame: bool,
-) -> Option<Stats> {
-    let Lit::Pos(atom) = lit else { return None };
-    let vars = atom.vars();
-    let mut distinct = vec![1.0; nvars];
-    // The number of matches, and of distinct values of each variable.
-    let from_matches = |m: &Matched, distinct: &mut Vec<f64>| {
-        for (k, &v) in m.vars.iter().enumerate() {
-            let mut values: Vec<TermId> = m.rows().map(|row| row[k]).collect();
-            values.sort_unstable();
-            values.dedup();
-            distinct[v] = values.len().max(1) as f64;
-        }
-        m.count as f64
-    };
-    let rows = if let (Some(m), false) = (matched, atom.rel == program.true_rel) {
-        from_matches(m, &mut distinct)
-    } else if let Some(m) = matched {
-        let candidates = from_matches(m, &mut distinct);
-        // About one candidate in four holds in a state; a frame literal
-        // as many as hold in the initial state, if fewer (the pieces on a
-        // board), but no fewer than one candidate in sixteen.
-        if frame {
-            let mut binding = vec![None; nvars];
-            let initially = program
-                .init
-                .iter()
-                .filter(|&&f| {
-                    binding.iter_mut().for_each(|b| *b = None);
-                    matches(&program.store, &atom.args[0], f, &mut binding)
-                })
-                .count() as f64;
-            (candidates / 4.0).min(initially.max(candidates / 16.0))
-        } else {
-            candidates / 4.0
-        }
-    } else if atom.rel == program.does_rel {
-        // One move per role.
-        for &v in &vars {
-            distinct[v] = program.roles.len().max(1) as f64;
-        }
-        program.roles.len().max(1) as f64
-    } else {
-        let product: f64 = (0..atom.args.len())
-            .map(|i| domains.size(atom.rel, i).max(1) as f64)
-            .product();
-        let rows = domains.rows[atom.rel].map_or(product, |n| n as f64);
-        for (i, arg) in atom.args.iter().enumerate() {
-            for v in arg.vars() {
-                distinct[v] = (domains.size(atom.rel, i).max(1) as f64).min(rows.max(1.0));
-            }
-        }
-        // Enumerating a derived relation costs more than a table.
-        rows * 2.0
-    };
-    let derived = matched.is_none() && atom.rel != program.does_rel;
-    let keyed = derived.then(|| {
-        atom.args
-            .iter()
-            .filter_map(|a| match a {
-                Pat::Var(v) => Some(*v),
-                _ => None,
-            })
-            .collect()
-    });
-    Some(Stats {
-        rows: rows.max(1.0),
-        distinct,
-        keyed,
-    })
-}
-
-/// Estimated number of candidates a positive literal yields given the
-/// bound variables: the fewer, the earlier it goes.
-fn estimate(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
-    let vars = lit.vars();
-    if vars.iter().all(|&v| bound[v]) {
-        return 0.5;
-    }
-    let mut n = stats.rows;
-    for v in vars {
-        if bound[v] {
-            n /= stats.distinct[v];
-        }
-    }
-    n.max(1.0)
-}
-
-/// Estimated number of rows a positive literal scans given the bound
-/// variables: as [`estimate`], but a derived relation's scan is narrowed
-/// only by the variables that are whole arguments (the others are
-/// compared after each row is taken apart).
-fn scanned(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
-    let vars = lit.vars();
-    if vars.iter().all(|&v| bound[v]) {
-        return 0.5;
-    }
-    let mut n = stats.rows;
-    for v in vars {
-        if bound[v] && stats.keyed.as_ref().is_none_or(|k| k.contains(&v)) {
-            n /= stats.distinct[v];
-        }
-    }
-    n.max(1.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::Step;
@@ -941,6 +802,52 @@ mod tests {
             .position(|s| matches!(s, Step::Table { fluent: false, .. }));
         assert!(
             matches!((scan, kind), (Some(s), Some(k)) if s < k),
+            "{:?}",
+            legal.steps
+        );
+    }
+
+    #[test]
+    fn a_transient_fluent_is_tested_before_a_relation_is_scanned() {
+        // `(alarm ?x)` holds only after a move to column ?x or a turn of
+        // b's (no `next` rule keeps it): estimated at one row (not a
+        // quarter of its eight possible fluents), it is tested before every
+        // move of the player is scanned, though `kind`, which binds the
+        // moves' ?piece, would otherwise have the scan moved first.
+        let mut text = String::from(
+            "(role a) (role b) (init (control a)) (init (alarm 1))
+            (kind p1 a pawn) (kind p2 a rook) (kind p3 a king)
+            (kind q1 b pawn) (kind q2 b rook) (kind q3 b king)
+            (<= (moves ?p (move ?piece ?x ?y)) (true (cell ?x ?y ?piece)) (kind ?piece ?p ?t) (coord ?x) (coord ?y))
+            (<= (legal ?p (move ?piece ?x ?y)) (true (control ?p)) (true (alarm ?x)) (kind ?piece ?p ?t) (moves ?p (move ?piece ?x ?y)))
+            (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+            (<= (next (cell ?x ?y ?piece)) (does ?p (move ?piece ?x ?y)))
+            (<= (next (alarm ?x)) (does ?p (move ?piece ?x ?y)) (coord ?x))
+            (<= (next (alarm ?x)) (true (control b)) (coord ?x))
+            (<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
+            (<= terminal (true (cell 1 1 p1))) (goal b 0)
+            (<= (goal a 100) (not (moves a (move p1 1 1)))) (<= (goal a 0) (moves a (move p1 1 1)))",
+        );
+        for i in 1..=8 {
+            text += &format!(" (coord {i}) (init (cell {i} 1 p1)) (init (cell {i} 8 q1))");
+            text += &format!(" (init (cell {i} 2 p2)) (init (cell {i} 7 q2))");
+        }
+        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+        let legal = c
+            .relational()
+            .unwrap()
+            .plans
+            .iter()
+            .find(|p| c.program.rules[p.rule].text.contains("(true (alarm ?x))"))
+            .expect("the legal rule is planned");
+        let scan = legal.steps.iter().position(|s| matches!(s, Step::Scan(_)));
+        let alarm = legal.steps.iter().position(|s| {
+            matches!(s, Step::Table { term: Some(crate::compile::program::Pat::Func(f, _)), .. }
+                if c.program.store.symbol_name(*f) == "alarm")
+        });
+        assert!(
+            matches!((alarm, scan), (Some(a), Some(s)) if a < s),
             "{:?}",
             legal.steps
         );
