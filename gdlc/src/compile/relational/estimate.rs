@@ -4,7 +4,7 @@
 //! facts of a derived relation), which orders the literals of a plan.
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::program::{matches, Lit, Pat, Program, Rule};
+use crate::compile::program::{matches, Atom, Lit, Pat, Program, Rule};
 use crate::ir::terms::{SymId, TermData, TermId, TermStore};
 use rustc_hash::FxHashSet;
 
@@ -33,7 +33,8 @@ pub(super) enum Fluent {
     /// The literal keeps the fluent of its rule's `next` head.
     Frame,
     /// No `next` rule of the fluent's symbol reads a fluent of that
-    /// symbol: it holds only when the last joint move caused it.
+    /// symbol, itself or through other relations: it holds only when the
+    /// last joint move caused it.
     Transient,
     /// Anything else (or not a `true` literal).
     Other,
@@ -77,34 +78,68 @@ fn symbol(store: &TermStore, pat: &Pat) -> Option<(SymId, usize)> {
 }
 
 /// The symbols (with arities) of the fluents that some `next` rule keeps:
-/// a rule of such a head reads `true` of a fluent of the same symbol
-/// (a frame rule, a counter, a turn passed on). A `next` head or a `true`
-/// argument that is a variable could keep any symbol: then every symbol
-/// of a `true` literal is kept.
+/// its body reads `true` of a fluent of its head's symbol, itself or
+/// through the derived relations it reads (a frame rule, a counter, a
+/// turn passed on, a board kept through a helper). A `next` head or a
+/// `true` argument that is a variable could keep any symbol: then every
+/// symbol of a `true` literal is kept.
 pub(super) fn kept_symbols(program: &Program) -> FxHashSet<(SymId, usize)> {
+    let Some(reads) = symbols_read(program) else {
+        return true_symbols(program);
+    };
     let mut kept = FxHashSet::default();
     let next_rules = (program.rules.iter()).filter(|r| program.answers[1].contains(&r.head.rel));
     for rule in next_rules {
-        let head = rule
+        let Some(head) = rule
             .head
             .args
             .first()
-            .and_then(|p| symbol(&program.store, p));
-        for lit in &rule.body {
-            let Lit::Pos(a) = lit else { continue };
-            if a.rel != program.true_rel {
-                continue;
-            }
-            match (head, symbol(&program.store, &a.args[0])) {
-                (Some(h), Some(r)) if h == r => {
-                    kept.insert(h);
-                }
-                (Some(_), Some(_)) => {}
-                _ => return true_symbols(program),
-            }
+            .and_then(|p| symbol(&program.store, p))
+        else {
+            return true_symbols(program);
+        };
+        let mut body = rule.body.iter().filter_map(|l| match l {
+            Lit::Pos(a) | Lit::Neg(a) => Some(a),
+            _ => None,
+        });
+        let read = |a: &Atom| match a.rel == program.true_rel {
+            true => symbol(&program.store, &a.args[0]) == Some(head),
+            false => reads[a.rel].contains(&head),
+        };
+        if body.any(read) {
+            kept.insert(head);
         }
     }
     kept
+}
+
+/// Per relation, the symbols of the fluents its rules read, themselves or
+/// through the relations they read; `None` when some `true` literal's
+/// argument is a variable (it reads every symbol).
+fn symbols_read(program: &Program) -> Option<Vec<FxHashSet<(SymId, usize)>>> {
+    let mut reads = vec![FxHashSet::default(); program.relations.len()];
+    loop {
+        let mut grew = false;
+        for rule in &program.rules {
+            let mut found = Vec::new();
+            for lit in &rule.body {
+                let (Lit::Pos(a) | Lit::Neg(a)) = lit else {
+                    continue;
+                };
+                if a.rel == program.true_rel {
+                    found.push(symbol(&program.store, &a.args[0])?);
+                } else {
+                    found.extend(reads[a.rel].iter().copied());
+                }
+            }
+            for s in found {
+                grew |= reads[rule.head.rel].insert(s);
+            }
+        }
+        if !grew {
+            return Some(reads);
+        }
+    }
 }
 
 /// The symbols of every `true` literal of `program`.
@@ -247,4 +282,32 @@ pub(super) fn scanned(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
         }
     }
     n.max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kept_symbols;
+    use crate::compile::{analyze_with, Strategy};
+
+    /// `cell` is kept through the helper `stays`; `alarm` only follows
+    /// the move made, so it is transient; `control` is passed on.
+    #[test]
+    fn a_fluent_kept_through_a_helper_is_kept_and_one_caused_by_the_move_is_not() {
+        let text = "(role a) (init (cell 1)) (init (control a)) (init (alarm 1))
+            (pos 1) (pos 2)
+            (<= (legal a (go ?x)) (true (control a)) (pos ?x))
+            (<= (stays ?x) (true (cell ?x)) (does a (go ?y)) (distinct ?x ?y))
+            (<= (next (cell ?x)) (stays ?x))
+            (<= (next (cell ?x)) (does a (go ?x)))
+            (<= (next (alarm ?x)) (does a (go ?x)))
+            (<= (next (control a)) (true (control a)))
+            (<= terminal (true (cell 2))) (goal a 100)";
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
+        let kept = kept_symbols(&c.program);
+        let name = |s: &(u32, usize)| c.program.store.symbol_name(s.0).to_string();
+        let mut names: Vec<String> = kept.iter().map(name).collect();
+        names.sort();
+        assert_eq!(names, ["cell", "control"]);
+    }
 }

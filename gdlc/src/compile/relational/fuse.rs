@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 /// Most slots of a fused table's key box: the box of a direct index, so
 /// that the fused lookup is one slot computation (a larger box would be
 /// searched, which can cost more than the lookups it replaces).
-pub const MAX_KEY_SLOTS: usize = 1 << 16;
+const MAX_KEY_SLOTS: usize = 1 << 16;
 /// Most rows of a fused table beyond those of the tables it joins: a
 /// run whose steps multiply each other's rows stays apart.
 const MAX_EXTRA_ROWS: usize = 256;
@@ -25,8 +25,8 @@ pub fn fuse(plans: &mut [RulePlan], tables: &mut Tables) {
 
 /// Replaces each run of two or more fusable steps of `plan` (see
 /// [`fusable`]), one of them looked up by a key, by one step over their
-/// join, when that join is small
-/// ([`MAX_EXTRA_ROWS`]) and keyed on a box of at most [`MAX_KEY_SLOTS`].
+/// join, when that join is small ([`MAX_EXTRA_ROWS`]) and keyed on a box
+/// of at most [`MAX_KEY_SLOTS`].
 /// A run does not cross the step after which the head is bound: the
 /// steps after it look for one witness, those before enumerate.
 fn fuse_plan(plan: &mut RulePlan, tables: &mut Tables) {
