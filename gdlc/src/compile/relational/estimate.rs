@@ -253,17 +253,7 @@ pub(super) fn stats(
 /// Estimated number of candidates a positive literal yields given the
 /// bound variables: the fewer, the earlier it goes.
 pub(super) fn estimate(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
-    let vars = lit.vars();
-    if vars.iter().all(|&v| bound[v]) {
-        return 0.5;
-    }
-    let mut n = stats.rows;
-    for v in vars {
-        if bound[v] {
-            n /= stats.distinct[v];
-        }
-    }
-    n.max(1.0)
+    narrowed(stats, lit, bound, |_| true)
 }
 
 /// Estimated number of rows a positive literal scans given the bound
@@ -271,13 +261,22 @@ pub(super) fn estimate(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
 /// only by the variables that are whole arguments (the others are
 /// compared after each row is taken apart).
 pub(super) fn scanned(stats: &Stats, lit: &Lit, bound: &[bool]) -> f64 {
+    narrowed(stats, lit, bound, |v| {
+        stats.keyed.as_ref().is_none_or(|k| k.contains(&v))
+    })
+}
+
+/// The rows of a positive literal divided by the distinct values of each
+/// bound variable that `narrows` (at least one); a half when every
+/// variable is bound (a test, not a loop).
+fn narrowed(stats: &Stats, lit: &Lit, bound: &[bool], narrows: impl Fn(usize) -> bool) -> f64 {
     let vars = lit.vars();
     if vars.iter().all(|&v| bound[v]) {
         return 0.5;
     }
     let mut n = stats.rows;
     for v in vars {
-        if bound[v] && stats.keyed.as_ref().is_none_or(|k| k.contains(&v)) {
+        if bound[v] && narrows(v) {
             n /= stats.distinct[v];
         }
     }

@@ -686,25 +686,59 @@ fn lower(
 
 #[cfg(test)]
 mod tests {
-    use super::Step;
-    use crate::compile::{analyze_with, Strategy};
+    use super::{RulePlan, Step};
+    use crate::compile::{analyze_with, Compiled, Strategy};
+
+    /// `text` compiled with the relational strategy.
+    fn compiled(text: &str) -> Compiled {
+        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+        analyze_with(&loaded, Strategy::Relational).expect("compiles")
+    }
+
+    /// The plan of the rule of `c` whose text contains `needle`.
+    fn plan_of<'c>(c: &'c Compiled, needle: &str) -> &'c RulePlan {
+        (c.relational().unwrap().plans.iter())
+            .find(|p| c.program.rules[p.rule].text.contains(needle))
+            .expect("the rule is planned")
+    }
+
+    /// Two roles whose pieces (`kind`) move to the cells of an 8 x 8
+    /// board; `moves` is materialized (a goal rule negates it) and indexed
+    /// on the role only. The move rule of `legal` reads `(true (control
+    /// ?p))`, then `legal`, then `moves`; `more` adds rules and facts;
+    /// each of `rows` holds a piece on every column at the start.
+    fn pieces_game(legal: &str, more: &str, rows: &[(u32, &str)]) -> String {
+        let mut text = format!(
+            "(role a) (role b) (init (control a))
+            (kind p1 a pawn) (kind p2 a rook) (kind p3 a king)
+            (kind q1 b pawn) (kind q2 b rook) (kind q3 b king)
+            (<= (moves ?p (move ?piece ?x ?y)) (true (cell ?x ?y ?piece)) (kind ?piece ?p ?t) (coord ?x) (coord ?y))
+            (<= (legal ?p (move ?piece ?x ?y)) (true (control ?p)) {legal} (moves ?p (move ?piece ?x ?y)))
+            (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+            (<= (next (cell ?x ?y ?piece)) (does ?p (move ?piece ?x ?y)))
+            (<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
+            (<= terminal (true (cell 1 1 p1))) (goal b 0)
+            (<= (goal a 100) (not (moves a (move p1 1 1)))) (<= (goal a 0) (moves a (move p1 1 1))) {more}"
+        );
+        for i in 1..=8 {
+            text += &format!(" (coord {i})");
+            for (row, piece) in rows {
+                text += &format!(" (init (cell {i} {row} {piece}))");
+            }
+        }
+        text
+    }
 
     #[test]
     fn filters_follow_the_literal_that_binds_them_and_static_literals_become_tables() {
-        let text = "(role a) (init (c 1)) (init (c 2)) (ok 1)
+        let c = compiled(
+            "(role a) (init (c 1)) (init (c 2)) (ok 1)
             (<= (next (c ?x)) (true (c ?x)) (not (bad ?x)) (ok ?x))
             (<= (bad ?x) (true (c ?x)) (true (c 2)))
             (<= (legal a go) (true (c 1)))
-            (<= terminal (true (c 3))) (goal a 100)";
-        let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
-        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
-        let next = c
-            .relational()
-            .unwrap()
-            .plans
-            .iter()
-            .find(|p| c.program.rules[p.rule].text.starts_with("(<= (next"))
-            .expect("the next rule is planned");
+            (<= terminal (true (c 3))) (goal a 100)",
+        );
+        let next = plan_of(&c, "(<= (next");
         // true (c ?x) binds ?x; then `ok ?x` (a fully bound static literal:
         // a table check) and `not (bad ?x)` (a member test) as filters.
         assert!(
@@ -744,19 +778,8 @@ mod tests {
         for i in 1..=6 {
             text += &format!(" (coord {i})");
         }
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
-        let frame = c
-            .relational()
-            .unwrap()
-            .plans
-            .iter()
-            .find(|p| {
-                c.program.rules[p.rule]
-                    .text
-                    .contains("(other ?x ?y ?u ?v))")
-            })
-            .expect("the frame rule is planned");
+        let c = compiled(&text);
+        let frame = plan_of(&c, "(other ?x ?y ?u ?v))");
         assert!(
             matches!(&frame.steps[1], Step::Table { fluent: true, bind, .. } if bind.len() == 3),
             "{:?}",
@@ -771,30 +794,13 @@ mod tests {
         // only: binding ?piece from `kind` first (three rows per role)
         // would scan every move of ?p once per kind; scanned first, each
         // move's ?piece makes `kind` a lookup.
-        let mut text = String::from(
-            "(role a) (role b) (init (control a))
-            (kind p1 a pawn) (kind p2 a rook) (kind p3 a king)
-            (kind q1 b pawn) (kind q2 b rook) (kind q3 b king)
-            (<= (moves ?p (move ?piece ?x ?y)) (true (cell ?x ?y ?piece)) (kind ?piece ?p ?t) (coord ?x) (coord ?y))
-            (<= (legal ?p (move ?piece ?x ?y)) (true (control ?p)) (kind ?piece ?p ?t) (distinct ?t king) (moves ?p (move ?piece ?x ?y)))
-            (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
-            (<= (next (cell ?x ?y ?piece)) (does ?p (move ?piece ?x ?y)))
-            (<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
-            (<= terminal (true (cell 1 1 p1))) (goal b 0)
-            (<= (goal a 100) (not (moves a (move p1 1 1)))) (<= (goal a 0) (moves a (move p1 1 1)))",
+        let text = pieces_game(
+            "(kind ?piece ?p ?t) (distinct ?t king)",
+            "",
+            &[(1, "p1"), (8, "q1")],
         );
-        for i in 1..=8 {
-            text += &format!(" (coord {i}) (init (cell {i} 1 p1)) (init (cell {i} 8 q1))");
-        }
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
-        let legal = c
-            .relational()
-            .unwrap()
-            .plans
-            .iter()
-            .find(|p| c.program.rules[p.rule].text.contains("(distinct ?t king)"))
-            .expect("the legal rule is planned");
+        let c = compiled(&text);
+        let legal = plan_of(&c, "(distinct ?t king)");
         let scan = legal.steps.iter().position(|s| matches!(s, Step::Scan(_)));
         let kind = legal
             .steps
@@ -814,33 +820,15 @@ mod tests {
         // quarter of its eight possible fluents), it is tested before every
         // move of the player is scanned, though `kind`, which binds the
         // moves' ?piece, would otherwise have the scan moved first.
-        let mut text = String::from(
-            "(role a) (role b) (init (control a)) (init (alarm 1))
-            (kind p1 a pawn) (kind p2 a rook) (kind p3 a king)
-            (kind q1 b pawn) (kind q2 b rook) (kind q3 b king)
-            (<= (moves ?p (move ?piece ?x ?y)) (true (cell ?x ?y ?piece)) (kind ?piece ?p ?t) (coord ?x) (coord ?y))
-            (<= (legal ?p (move ?piece ?x ?y)) (true (control ?p)) (true (alarm ?x)) (kind ?piece ?p ?t) (moves ?p (move ?piece ?x ?y)))
-            (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
-            (<= (next (cell ?x ?y ?piece)) (does ?p (move ?piece ?x ?y)))
+        let text = pieces_game(
+            "(true (alarm ?x)) (kind ?piece ?p ?t)",
+            "(init (alarm 1))
             (<= (next (alarm ?x)) (does ?p (move ?piece ?x ?y)) (coord ?x))
-            (<= (next (alarm ?x)) (true (control b)) (coord ?x))
-            (<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
-            (<= terminal (true (cell 1 1 p1))) (goal b 0)
-            (<= (goal a 100) (not (moves a (move p1 1 1)))) (<= (goal a 0) (moves a (move p1 1 1)))",
+            (<= (next (alarm ?x)) (true (control b)) (coord ?x))",
+            &[(1, "p1"), (8, "q1"), (2, "p2"), (7, "q2")],
         );
-        for i in 1..=8 {
-            text += &format!(" (coord {i}) (init (cell {i} 1 p1)) (init (cell {i} 8 q1))");
-            text += &format!(" (init (cell {i} 2 p2)) (init (cell {i} 7 q2))");
-        }
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        let c = analyze_with(&loaded, Strategy::Relational).expect("compiles");
-        let legal = c
-            .relational()
-            .unwrap()
-            .plans
-            .iter()
-            .find(|p| c.program.rules[p.rule].text.contains("(true (alarm ?x))"))
-            .expect("the legal rule is planned");
+        let c = compiled(&text);
+        let legal = plan_of(&c, "(true (alarm ?x))");
         let scan = legal.steps.iter().position(|s| matches!(s, Step::Scan(_)));
         let alarm = legal.steps.iter().position(|s| {
             matches!(s, Step::Table { term: Some(crate::compile::program::Pat::Func(f, _)), .. }
