@@ -629,6 +629,28 @@ pub fn ranked_slot<K: Table<u16> + ?Sized>(
     Some(slot)
 }
 
+/// The end of a ray table's fluent tests in a row (see [`fluent_tests`]).
+pub const TESTS_END: u32 = u32::MAX;
+
+/// Whether the fluent tests of a ray table's row hold in the state `words`
+/// (bit `f` in word `f / 64`): test `t` asks that fluent `t >> 1` holds
+/// (`t & 1 == 0`) or does not (`1`); the tests end at the first
+/// [`TESTS_END`].
+#[inline]
+pub fn fluent_tests(words: &[u64], tests: &[u32]) -> bool {
+    for &t in tests {
+        if t == TESTS_END {
+            break;
+        }
+        let f = t >> 1;
+        let held = words[(f >> 6) as usize] >> (f & 63) & 1;
+        if held as u32 == t & 1 {
+            return false;
+        }
+    }
+    true
+}
+
 /// The mixed-radix slot of `key` in the box `mins[c] <= key[c] < mins[c] +
 /// spans[c]`, if it lies there: the row of a table that lists the box's
 /// slots in order.
@@ -880,6 +902,18 @@ mod tests {
         assert_eq!(box_slot(&[10, 0], &[3, 2], &[12, 1]), Some(5));
         assert_eq!(box_slot(&[10, 0], &[3, 2], &[13, 0]), None);
         assert_eq!(box_slot(&[10, 0], &[3, 2], &[9, 0]), None);
+    }
+
+    #[test]
+    fn fluent_tests_ask_held_and_unheld_bits_up_to_the_end_marker() {
+        // Fluents 3 and 70 hold.
+        let words = [1u64 << 3, 1u64 << 6];
+        assert!(fluent_tests(&words, &[3 << 1, 70 << 1, 4 << 1 | 1]));
+        assert!(!fluent_tests(&words, &[3 << 1, 4 << 1]));
+        assert!(!fluent_tests(&words, &[70 << 1 | 1]));
+        // After the end marker nothing is tested.
+        assert!(fluent_tests(&words, &[3 << 1, TESTS_END, 4 << 1]));
+        assert!(fluent_tests(&words, &[]));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use crate::compile::analyse::layers::Layers;
 use crate::compile::analyse::sorts::{self, Position, Sort};
 use crate::compile::compiled::{Compiled, Evaluation};
+use crate::compile::demand::rays::{ray_table, RayTable};
 use crate::compile::error::NotIncremental;
 use crate::compile::ground::grounding::Ground;
 use crate::compile::ground::incremental::Incremental;
@@ -625,7 +626,24 @@ fn plans(out: &mut String, c: &Compiled, relational: &Relational) {
         if plan.steps.is_empty() {
             let _ = writeln!(out, "      (no steps: the head always holds)");
         }
+        if let Some(ray) = ray_table_of(c, relational, plan) {
+            let _ = writeln!(
+                out,
+                "      as a ray table instead: {} squares, each its next square and at most {} fluent test{} (its derived literals expanded at compile time)",
+                ray.rows.len(),
+                ray.tests,
+                if ray.tests == 1 { "" } else { "s" }
+            );
+        }
     }
+}
+
+/// The ray table answering a walk's step rule, if it has one.
+fn ray_table_of(c: &Compiled, relational: &Relational, plan: &RulePlan) -> Option<RayTable> {
+    let rule = &c.program.rules[plan.rule];
+    let forward = plan.walk_step?;
+    let walk = (relational.top_down.walks.iter().flatten()).find(|w| w.step == rule.head.rel)?;
+    ray_table(&c.program, &c.domains, rule, walk, forward)
 }
 
 /// One step of a plan, readable.

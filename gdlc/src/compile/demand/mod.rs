@@ -21,6 +21,7 @@
 //! being asked, so the choice is a fixpoint: plan with every candidate
 //! asked, drop those some plan still scans, again until none is dropped.
 
+pub mod rays;
 pub mod terminates;
 pub mod walks;
 

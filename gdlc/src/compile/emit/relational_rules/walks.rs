@@ -4,9 +4,10 @@
 //! the rules.
 
 use super::{asks, syn_label, Mode, RuleGen, RulesInput};
+use crate::compile::demand::rays::{ray_table, RayTable};
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::{Atom, RelId};
-use crate::compile::relational::plan::{Step, Tables, Walk};
+use crate::compile::relational::plan::{Step, Table, Tables, Walk};
 use crate::ir::written_name;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -47,11 +48,17 @@ pub(super) fn step_fns(
             program.rules[p.rule].head.rel == walk.step && p.walk_step == Some(forward)
         });
         for plan in rules {
-            let lookups = TableLookups { tables, registered };
-            let mode = Mode::Step { walk, forward };
-            let body = asks::given_body(input, layer_of, lookups, plan, mode, &inputs);
+            let mut lookups = TableLookups { tables, registered };
+            let rule = &program.rules[plan.rule];
+            let body = match ray_table(program, input.domains, rule, &walk, forward) {
+                Some(ray) => ray_step(&mut lookups, &ray),
+                None => {
+                    let mode = Mode::Step { walk, forward };
+                    asks::given_body(input, layer_of, lookups, plan, mode, &inputs)
+                }
+            };
             let rule_fn = format_ident!("{name}_rule_{}", plan.rule);
-            let doc = format!(" {}", program.rules[plan.rule].text);
+            let doc = format!(" {}", rule.text);
             fns.push(quote! {
                 #[doc = #doc]
                 fn #rule_fn(&mut self, t: [u32; #n_in]) -> Option<[u32; #n_out]> {
@@ -79,6 +86,50 @@ pub(super) fn step_fns(
         });
     }
     fns
+}
+
+/// The body of a step rule answered by its ray table: the row of the
+/// square `t` (its keyed inputs), the row's fluent tests, its outputs.
+fn ray_step(lookups: &mut TableLookups<'_>, ray: &RayTable) -> TokenStream {
+    let keys: Vec<TokenStream> = (ray.key.iter())
+        .map(|&j| {
+            let j = len(j);
+            quote! { t[#j] }
+        })
+        .collect();
+    let table = lookups.tables.add(Table {
+        columns: ray.key.len() + ray.outputs + ray.tests,
+        rows: ray.rows.clone(),
+        fluent_key: None,
+    });
+    let row = lookups.first_row(table, &keys);
+    let first = ray.key.len();
+    let outputs = (first..first + ray.outputs).map(len);
+    let (from, to) = (
+        len(first + ray.outputs),
+        len(first + ray.outputs + ray.tests),
+    );
+    let tests = (ray.tests > 0).then(|| {
+        quote! {
+            if !::gdl_runtime::support::fluent_tests(&self.current.0, &row[#from..#to]) {
+                return None;
+            }
+        }
+    });
+    let same = ray.same.iter().map(|&(j, i)| {
+        let (j, i) = (len(j), len(i));
+        quote! {
+            if t[#j] != t[#i] {
+                return None;
+            }
+        }
+    });
+    quote! {
+        #(#same)*
+        let row = #row?;
+        #tests
+        return Some([#(row[#outputs]),*]);
+    }
 }
 
 /// The name of the step function of walk `r` in a direction.
