@@ -631,16 +631,22 @@ pub fn ranked_slot<K: Table<u16> + ?Sized>(
 
 /// The end of a ray table's fluent tests in a row (see [`fluent_tests`]).
 pub const TESTS_END: u32 = u32::MAX;
+/// A ray table's test that never passes (a rule that takes no step from
+/// the row's square).
+pub const TESTS_FAIL: u32 = u32::MAX - 1;
 
 /// Whether the fluent tests of a ray table's row hold in the state `words`
 /// (bit `f` in word `f / 64`): test `t` asks that fluent `t >> 1` holds
 /// (`t & 1 == 0`) or does not (`1`); the tests end at the first
-/// [`TESTS_END`].
+/// [`TESTS_END`], and fail at [`TESTS_FAIL`].
 #[inline]
 pub fn fluent_tests(words: &[u64], tests: &[u32]) -> bool {
     for &t in tests {
         if t == TESTS_END {
             break;
+        }
+        if t == TESTS_FAIL {
+            return false;
         }
         let f = t >> 1;
         let held = words[(f >> 6) as usize] >> (f & 63) & 1;
@@ -914,6 +920,7 @@ mod tests {
         // After the end marker nothing is tested.
         assert!(fluent_tests(&words, &[3 << 1, TESTS_END, 4 << 1]));
         assert!(fluent_tests(&words, &[]));
+        assert!(!fluent_tests(&words, &[TESTS_FAIL, TESTS_END]));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use crate::compile::analyse::layers::Layers;
 use crate::compile::analyse::sorts::{self, Position, Sort};
 use crate::compile::compiled::{Compiled, Evaluation};
-use crate::compile::demand::rays::{ray_table, RayTable};
+use crate::compile::demand::rays::ray_table;
 use crate::compile::error::NotIncremental;
 use crate::compile::ground::grounding::Ground;
 use crate::compile::ground::incremental::Incremental;
@@ -48,7 +48,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
                 "backend: relational (not ground: {not_ground}); the relations, layers and plans below"
             );
             rewrites(&mut out, c, relational);
-            top_down(&mut out, &c.program, &relational.top_down);
+            top_down(&mut out, c, &relational.top_down);
             if let Some((demand, weighed)) = relational.declined {
                 let _ = writeln!(
                     out,
@@ -274,7 +274,8 @@ fn marked_relations(out: &mut String, p: &Program, marked: &[bool], heading: &st
 }
 
 /// The relations the demand strategy answers top-down, and why.
-fn top_down(out: &mut String, p: &Program, top_down: &TopDown) {
+fn top_down(out: &mut String, c: &Compiled, top_down: &TopDown) {
+    let p = &c.program;
     marked_relations(
         out,
         p,
@@ -305,7 +306,50 @@ fn top_down(out: &mut String, p: &Program, top_down: &TopDown) {
             directions(walk),
             relation_name(p, walk.step)
         );
+        for forward in
+            [true, false]
+                .into_iter()
+                .filter(|&f| if f { walk.forward } else { walk.backward })
+        {
+            let _ = writeln!(out, "    {}", ray_text(c, walk, forward));
+        }
     }
+}
+
+/// How a walk steps in a direction: by its ray table (its squares, key,
+/// and per rule the fluent tests and kept arguments compared), or by a
+/// step function.
+fn ray_text(c: &Compiled, walk: &Walk, forward: bool) -> String {
+    let direction = if forward { "forward" } else { "backward" };
+    let Some(ray) = ray_table(&c.program, &c.domains, walk, forward) else {
+        return format!("{direction}: a step function (its rules planned)");
+    };
+    let rules: Vec<String> = (ray.sections.iter())
+        .map(|s| {
+            let tests = match s.tests {
+                0 => "no test".to_string(),
+                1 => "1 fluent test".to_string(),
+                n => format!("{n} fluent tests"),
+            };
+            let equal = if s.equal.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", {} kept argument{} compared",
+                    s.equal.len(),
+                    if s.equal.len() == 1 { "" } else { "s" }
+                )
+            };
+            format!("rule {}: {tests}{equal}", s.rule)
+        })
+        .collect();
+    format!(
+        "{direction}: ray table, {} squares keyed on {} inputs ({} kept); {}",
+        ray.rows.len(),
+        ray.key.len(),
+        ray.key.len() - walk.changing,
+        rules.join("; ")
+    )
 }
 
 /// The constant tables' count and size.
@@ -626,24 +670,7 @@ fn plans(out: &mut String, c: &Compiled, relational: &Relational) {
         if plan.steps.is_empty() {
             let _ = writeln!(out, "      (no steps: the head always holds)");
         }
-        if let Some(ray) = ray_table_of(c, relational, plan) {
-            let _ = writeln!(
-                out,
-                "      as a ray table instead: {} squares, each its next square and at most {} fluent test{} (its derived literals expanded at compile time)",
-                ray.rows.len(),
-                ray.tests,
-                if ray.tests == 1 { "" } else { "s" }
-            );
-        }
     }
-}
-
-/// The ray table answering a walk's step rule, if it has one.
-fn ray_table_of(c: &Compiled, relational: &Relational, plan: &RulePlan) -> Option<RayTable> {
-    let rule = &c.program.rules[plan.rule];
-    let forward = plan.walk_step?;
-    let walk = (relational.top_down.walks.iter().flatten()).find(|w| w.step == rule.head.rel)?;
-    ray_table(&c.program, &c.domains, rule, walk, forward)
 }
 
 /// One step of a plan, readable.

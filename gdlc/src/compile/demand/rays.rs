@@ -1,25 +1,32 @@
-//! Rays as tables: a walk's step rule that reads a derived relation
-//! (amazons' `(emptyCell ?x ?y2)` at the next square) is evaluated at
-//! compile time for every square its inputs can take, into a table: per
-//! square, the next square and the fluent tests that decide whether the
-//! step is taken (`emptyCell`'s three `(not (true (location ?x ?y2 …)))`).
-//! The step is then one lookup and a few bit tests, where its plan would
-//! test a derived relation's container (evaluated for every square of the
-//! board each state) after a lookup of the next square.
+//! Rays as tables: the step rules of a walk in one direction are
+//! evaluated at compile time for every square, into a table the walk's
+//! loop reads in place of calling a step function: per square, the next
+//! square and, per step rule, the fluent tests and the kept arguments
+//! under which that rule takes the step. Chess's
+//! `(clear_diagonal_ne_ig ?u ?v ?x ?y ?ignorex ?ignorey)` steps from
+//! `(?u ?v)` onto the next square of the diagonal when that square is
+//! the ignored one (`?ignorex ?ignorey`, the kept arguments, equal to
+//! the row's values) or when `(cell ?u2 ?v2 b)` holds (a fluent test);
+//! amazons' steps through the derived `(emptyCell ?x ?y2)` become its
+//! three `(not (true (location ?x ?y2 …)))` tests.
 //!
-//! The rule's static literals are joined over their facts, its `true`
-//! literals become tests of ground fluents, and a positive literal of a
-//! derived relation is expanded through that relation's rules, which
-//! must reduce the same way (a conjunction: at most one rule may leave
-//! tests). Anything else — `does`, a negated derived literal, a literal
-//! whose variables are unbound when it is reached, a square with two
-//! witnesses — leaves the rule to its plan.
+//! The table is keyed on the square (the changing inputs) and on the
+//! fewest kept inputs the rules need to know (amazons' column `?x` of a
+//! vertical ray); the other kept inputs are compared with the values the
+//! rules' static literals give them. A rule's static literals are joined
+//! over their facts, its `true` literals become tests of ground fluents,
+//! and a positive literal of a derived relation is expanded through that
+//! relation's rules, which must reduce the same way (a conjunction: at
+//! most one rule may leave tests). Anything else — `does`, a negated
+//! derived literal, a literal whose variables are unbound when it is
+//! reached, a square with two witnesses, a table over [`MAX_CELLS`] —
+//! leaves the walk to its step function.
 
 use crate::compile::analyse::domains::Domains;
 use crate::compile::program::{matches, Atom, Class, Lit, Pat, Program, Rule};
 use crate::compile::relational::plan::Walk;
 use crate::ir::terms::TermId;
-use gdl_runtime::support::TESTS_END;
+use gdl_runtime::support::{TESTS_END, TESTS_FAIL};
 use std::cell::Cell;
 
 /// Most squares (values of the keyed inputs together) a table covers.
@@ -35,64 +42,66 @@ const MAX_DEPTH: usize = 4;
 const MAX_TESTS: usize = 16;
 /// Most literals tried in evaluating one rule over all its squares.
 const MAX_WORK: usize = 1 << 22;
+/// Most kept inputs whose subsets are tried as keys.
+const MAX_KEPT: usize = 8;
 
-/// A walk's step rule as a table over its squares.
+/// The steps of a walk in one direction as a table over its squares.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RayTable {
-    /// The inputs the table is keyed on: indexes into the step's inputs
-    /// (`Walk::positions`), those the rule reads.
+    /// The inputs the table is keyed on (indexes into the step's inputs,
+    /// `Walk::positions`): the changing ones, then some kept ones.
     pub key: Vec<usize>,
-    /// Pairs of inputs that must be equal (the head repeats a variable):
-    /// the first is not keyed on.
-    pub same: Vec<(usize, usize)>,
-    /// Per square where the step can be taken: the key's runtime ids, the
-    /// outputs' (the next square), then [`RayTable::tests`] fluent tests,
-    /// each `id << 1 | negated`, padded with [`TESTS_END`].
+    /// Per square where some rule may take the step: the key's runtime
+    /// ids, the outputs' (the next square), then each rule's section.
     pub rows: Vec<Vec<u32>>,
     /// The number of outputs.
     pub outputs: usize,
-    /// The width of a row's tests.
-    pub tests: usize,
+    /// Per step rule, in rule order, its section of a row.
+    pub sections: Vec<Section>,
 }
 
-/// The table of step rule `rule` of `walk` in a direction, when the rule
-/// reads a derived relation and every square's step reduces to fluent
-/// tests (see the module's documentation).
+/// One step rule's part of a ray table's row: its fluent tests (each `id
+/// << 1 | negated`, padded with [`TESTS_END`]; [`TESTS_FAIL`] where the
+/// rule never takes the step), then the values the kept inputs `equal`
+/// must have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// The rule (index into [`Program::rules`]).
+    pub rule: usize,
+    /// The width of its tests; none when the rule takes the step from
+    /// every square of the table unconditionally but for `equal`.
+    pub tests: usize,
+    /// The kept inputs compared with the row's values, in order.
+    pub equal: Vec<usize>,
+}
+
+impl RayTable {
+    /// Where section `i` starts in a row.
+    pub fn offset(&self, i: usize) -> usize {
+        let before = self.sections[..i].iter().map(|s| s.tests + s.equal.len());
+        self.key.len() + self.outputs + before.sum::<usize>()
+    }
+}
+
+/// The table of `walk`'s steps in a direction, when every step rule
+/// reduces to fluent tests and comparisons on every square (see the
+/// module's documentation).
 pub fn ray_table(
     program: &Program,
     domains: &Domains,
-    rule: &Rule,
     walk: &Walk,
     forward: bool,
 ) -> Option<RayTable> {
-    let reads_derived = rule.body.iter().any(|l| match l {
-        Lit::Pos(a) => derived(program, a),
-        _ => false,
-    });
-    if !reads_derived {
-        return None;
-    }
-    let (inputs, outputs) = walk.positions(forward);
-    // An input that repeats an earlier one's variable is compared with it,
-    // not keyed on.
-    let mut key: Vec<usize> = Vec::new();
-    let mut same = Vec::new();
-    for j in (0..inputs.len()).filter(|&j| read_elsewhere(rule, inputs[j])) {
-        let head = &rule.head.args;
-        match key.iter().find(|&&i| {
-            matches!(head[inputs[j]], Pat::Var(_)) && head[inputs[i]] == head[inputs[j]]
-        }) {
-            Some(&i) => same.push((j, i)),
-            None => key.push(j),
-        }
-    }
-    let values: Vec<&[TermId]> = (key.iter())
-        .map(|&j| domains.args[rule.head.rel][inputs[j]].as_slice())
+    let rules: Vec<usize> = (0..program.rules.len())
+        .filter(|&r| program.rules[r].head.rel == walk.step)
         .collect();
-    // An open argument (terms built at run time) lists no values.
-    if values.iter().any(|v| v.is_empty()) {
-        return None;
-    }
+    let (inputs, outputs) = walk.positions(forward);
+    let positions = |key: &[usize]| key.iter().map(|&j| inputs[j]).collect::<Vec<usize>>();
+    let key = smallest_key(program, domains, &rules, walk, &inputs)?;
+    let key_positions = positions(&key);
+    let values: Vec<Vec<TermId>> = (key_positions.iter())
+        .map(|&k| candidates(program, &rules, k))
+        .collect::<Option<_>>()?;
     let squares = values.iter().try_fold(1usize, |n, v| {
         n.checked_mul(v.len()).filter(|&n| n <= MAX_SQUARES)
     })?;
@@ -101,53 +110,211 @@ pub fn ray_table(
         domains,
         budget: Cell::new(MAX_WORK),
     };
-    let mut rows: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+    let equal: Vec<Vec<usize>> = (rules.iter())
+        .map(|&r| compared(program, &program.rules[r], &key, &inputs))
+        .collect();
+    let mut found: Vec<(Vec<u32>, Vec<Option<Taken>>)> = Vec::new();
     for s in 0..squares {
-        let mut binding = vec![None; rule.vars.len()];
         let mut rest = s;
         let mut square = vec![0; key.len()];
         for c in (0..key.len()).rev() {
-            let value = values[c][rest % values[c].len()];
+            square[c] = values[c][rest % values[c].len()];
             rest /= values[c].len();
-            square[c] = value;
         }
-        let matched = (key.iter().zip(&square))
-            .all(|(&j, &v)| matches(&program.store, &rule.head.args[inputs[j]], v, &mut binding));
-        if !matched {
-            continue;
+        let mut next: Option<Vec<u32>> = None;
+        let mut taken = Vec::with_capacity(rules.len());
+        for (i, &r) in rules.iter().enumerate() {
+            let rule = &program.rules[r];
+            let step =
+                evaluator.step(rule, &key_positions, &square, &outputs, &inputs, &equal[i])?;
+            if let Some((out, _)) = &step {
+                if next.as_ref().is_some_and(|n| n != out) {
+                    return None;
+                }
+                next = Some(out.clone());
+            }
+            taken.push(step.map(|(_, t)| t));
         }
-        let body: Vec<&Lit> = rule.body.iter().collect();
-        let Some((binding, tests)) = evaluator.witness(&body, binding, 0)? else {
-            continue;
-        };
-        let mut row: Vec<u32> = square.iter().map(|&v| domains.id(v)).collect();
-        for &k in &outputs {
-            let Pat::Var(v) = rule.head.args[k] else {
-                return None;
-            };
-            row.push(domains.id(binding[v]?));
+        if let Some(next) = next {
+            let mut row: Vec<u32> = square.iter().map(|&v| domains.id(v)).collect();
+            row.extend(next);
+            found.push((row, taken));
         }
-        rows.push((row, tests));
     }
-    let tests = rows.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
-    let columns = key.len() + outputs.len() + tests;
-    if rows.len() * columns > MAX_CELLS {
+    table(rules, key, outputs.len(), equal, found)
+}
+
+/// The values at head position `k` under which some of `rules` may hold:
+/// a constant there, or the values of a static literal's column where
+/// the variable there occurs; `None` when a rule has neither (its values
+/// there are not known at compile time; the relaxed domains of a walk's
+/// step relation are those of the walked relation's start, narrower than
+/// the squares a backward walk starts from).
+fn candidates(program: &Program, rules: &[usize], k: usize) -> Option<Vec<TermId>> {
+    let mut values: Vec<TermId> = Vec::new();
+    for &r in rules {
+        let rule = &program.rules[r];
+        match &rule.head.args[k] {
+            Pat::Ground(t) => values.push(*t),
+            Pat::Var(v) => {
+                let column = rule.body.iter().find_map(|l| match l {
+                    Lit::Pos(a)
+                        if program.class[a.rel] == Class::Static
+                            && !program.untabulated.contains(&a.rel) =>
+                    {
+                        a.args
+                            .iter()
+                            .position(|p| *p == Pat::Var(*v))
+                            .map(|q| (a.rel, q))
+                    }
+                    _ => None,
+                });
+                let (rel, q) = column?;
+                values.extend(program.facts[rel].iter().map(|f| f[q]));
+            }
+            Pat::Func(..) => return None,
+        }
+    }
+    values.sort_unstable();
+    values.dedup();
+    Some(values)
+}
+
+/// A rule's step at one square: its fluent tests and the values of the
+/// kept inputs it compares.
+type Taken = (Vec<u32>, Vec<u32>);
+
+/// The ray table of the rows `found` (key and next square, then per rule
+/// its step if it may take it), within [`MAX_CELLS`].
+fn table(
+    rules: Vec<usize>,
+    key: Vec<usize>,
+    outputs: usize,
+    equal: Vec<Vec<usize>>,
+    found: Vec<(Vec<u32>, Vec<Option<Taken>>)>,
+) -> Option<RayTable> {
+    let sections: Vec<Section> = (rules.iter().zip(equal).enumerate())
+        .map(|(i, (&rule, equal))| {
+            let taken = || found.iter().map(|(_, t)| t[i].as_ref());
+            let unconditional = taken().all(|t| t.is_some_and(|(tests, _)| tests.is_empty()));
+            let widest = taken().flatten().map(|(tests, _)| tests.len()).max();
+            let tests = if unconditional {
+                0
+            } else {
+                widest.unwrap_or(0).max(1)
+            };
+            Section { rule, tests, equal }
+        })
+        .collect();
+    let width = key.len()
+        + outputs
+        + (sections.iter())
+            .map(|s| s.tests + s.equal.len())
+            .sum::<usize>();
+    if found.len() * width > MAX_CELLS {
         return None;
     }
-    let rows = (rows.into_iter())
-        .map(|(mut row, mut t)| {
-            t.resize(tests, TESTS_END);
-            row.extend(t);
+    let rows = (found.into_iter())
+        .map(|(mut row, taken)| {
+            for (section, step) in sections.iter().zip(taken) {
+                let (mut tests, values) =
+                    step.unwrap_or_else(|| (vec![TESTS_FAIL], vec![0; section.equal.len()]));
+                tests.resize(section.tests, TESTS_END);
+                row.extend(tests);
+                row.extend(values);
+            }
             row
         })
         .collect();
     Some(RayTable {
         key,
-        same,
         rows,
-        outputs: outputs.len(),
-        tests,
+        outputs,
+        sections,
     })
+}
+
+/// The key of the table: the changing inputs and the smallest set (by
+/// the number of squares) of kept inputs that every rule needs bound —
+/// each kept input a rule reads is keyed or bound from the key by the
+/// rule's static literals.
+fn smallest_key(
+    program: &Program,
+    domains: &Domains,
+    rules: &[usize],
+    walk: &Walk,
+    inputs: &[usize],
+) -> Option<Vec<usize>> {
+    let kept: Vec<usize> = (walk.changing..inputs.len()).collect();
+    if kept.len() > MAX_KEPT {
+        return None;
+    }
+    let size = |j: usize| domains.args[walk.step][inputs[j]].len().max(1);
+    let mut subsets: Vec<Vec<usize>> = (0..1usize << kept.len())
+        .map(|m| {
+            (0..kept.len())
+                .filter(|&b| m >> b & 1 == 1)
+                .map(|b| kept[b])
+                .collect()
+        })
+        .collect();
+    subsets
+        .sort_by_key(|s: &Vec<usize>| (s.iter().map(|&j| size(j)).product::<usize>(), s.clone()));
+    subsets.into_iter().find_map(|extra| {
+        let key: Vec<usize> = (0..walk.changing).chain(extra).collect();
+        let enough = rules.iter().all(|&r| {
+            let rule = &program.rules[r];
+            let bound = closure(program, rule, &key, inputs);
+            kept.iter().all(|&j| {
+                key.contains(&j)
+                    || !read_elsewhere(rule, inputs[j])
+                    || rule.head.args[inputs[j]].vars().iter().all(|v| bound[*v])
+            })
+        });
+        enough.then_some(key)
+    })
+}
+
+/// The variables of `rule` bound once the inputs `key` are: theirs, and
+/// those of every positive static literal sharing a bound variable, to a
+/// fixpoint (the evaluation then checks that each binds one value).
+fn closure(program: &Program, rule: &Rule, key: &[usize], inputs: &[usize]) -> Vec<bool> {
+    let mut bound = vec![false; rule.vars.len()];
+    for &j in key {
+        for v in rule.head.args[inputs[j]].vars() {
+            bound[v] = true;
+        }
+    }
+    loop {
+        let mut grew = false;
+        for lit in &rule.body {
+            let Lit::Pos(a) = lit else { continue };
+            if program.class[a.rel] != Class::Static || a.rel == program.true_rel {
+                continue;
+            }
+            let vars = a.vars();
+            if vars.iter().any(|&v| bound[v]) && vars.iter().any(|&v| !bound[v]) {
+                vars.iter().for_each(|&v| bound[v] = true);
+                grew = true;
+            }
+        }
+        if !grew {
+            return bound;
+        }
+    }
+}
+
+/// The kept inputs outside `key` that `rule` compares: a constant there,
+/// or a variable its key and static literals bind.
+fn compared(program: &Program, rule: &Rule, key: &[usize], inputs: &[usize]) -> Vec<usize> {
+    let bound = closure(program, rule, key, inputs);
+    (0..inputs.len())
+        .filter(|j| !key.contains(j))
+        .filter(|&j| {
+            let pat = &rule.head.args[inputs[j]];
+            !matches!(pat, Pat::Var(_)) || pat.vars().iter().all(|v| bound[*v])
+        })
+        .collect()
 }
 
 /// Whether `atom` is over a derived relation (neither static nor a
@@ -183,6 +350,40 @@ struct Evaluator<'a> {
 }
 
 impl Evaluator<'_> {
+    /// Whether `rule` takes a step from `square` (the values of the head
+    /// at `key`): `Some(None)` when it does not; else the outputs' runtime
+    /// ids, its fluent tests and the values of the kept inputs `equal`;
+    /// `None` when it cannot be reduced.
+    fn step(
+        &self,
+        rule: &Rule,
+        key: &[usize],
+        square: &[TermId],
+        outputs: &[usize],
+        inputs: &[usize],
+        equal: &[usize],
+    ) -> Option<Option<(Vec<u32>, Taken)>> {
+        let mut binding = vec![None; rule.vars.len()];
+        let matched = (key.iter().zip(square))
+            .all(|(&k, &v)| matches(&self.program.store, &rule.head.args[k], v, &mut binding));
+        if !matched {
+            return Some(None);
+        }
+        let body: Vec<&Lit> = rule.body.iter().collect();
+        let Some((binding, tests)) = self.witness(&body, binding, 0)? else {
+            return Some(None);
+        };
+        let value = |k: usize| ground(self.program, &rule.head.args[k], &binding);
+        let id = |t: TermId| self.domains.runtime_id.get(t as usize).copied();
+        let out: Vec<u32> = (outputs.iter())
+            .map(|&k| id(value(k)?))
+            .collect::<Option<_>>()?;
+        let values: Vec<u32> = (equal.iter())
+            .map(|&j| id(value(inputs[j])?))
+            .collect::<Option<_>>()?;
+        Some(Some((out, (tests, values))))
+    }
+
     /// The one witness of the conjunction `lits` from `binding`
     /// (`Some(None)`: it fails); `None` when it cannot be reduced to
     /// fluent tests or has two witnesses.
@@ -352,23 +553,21 @@ fn ground(program: &Program, pat: &Pat, binding: &[Option<TermId>]) -> Option<Te
 mod tests {
     use super::{ray_table, RayTable};
     use crate::compile::{analyze_with, generate_with, Strategy};
-    use gdl_runtime::support::TESTS_END;
+    use gdl_runtime::support::{TESTS_END, TESTS_FAIL};
 
-    /// A line of 12 squares with a wall on 5 and a rook on 9: `ray` walks
-    /// along `succ` through the squares that are `open`, `extra` rules
-    /// added.
-    fn game(extra: &str) -> String {
+    /// A line of 12 squares with a wall on 5 and a rook on 9, `rules`
+    /// defining `ray`, which `legal` calls from the piece's square with
+    /// `ig` (for a ray that may step onto an ignored square) bound to 7.
+    fn game(rules: &str, extra: &str) -> String {
         let mut kif = String::from(
             "(role a)\n(init (at 1))\n(init (wall 5))\n(init (rook 9))\n\
              (<= (open ?y) (sq ?y) (not (true (wall ?y))) (not (true (rook ?y))))\n\
-             (<= (ray ?x ?y) (succ ?x ?y))\n\
-             (<= (ray ?x ?z) (succ ?x ?y) (open ?y) (ray ?y ?z))\n\
-             (<= (legal a (go ?y)) (true (at ?x)) (ray ?x ?y))\n\
              (<= (next (at ?y)) (does a (go ?y)))\n\
              (<= (next (wall ?x)) (true (wall ?x)))\n\
              (<= (next (rook ?x)) (true (rook ?x)))\n\
              (<= terminal (true (at 12)))\n(goal a 100)\n",
         );
+        kif.push_str(rules);
         kif.push_str(extra);
         for i in 1..=12 {
             kif.push_str(&format!("(sq {i})\n"));
@@ -379,10 +578,22 @@ mod tests {
         kif
     }
 
-    /// The ray table of the forward step rule of the game's one walk, with
-    /// the runtime id of each fluent by its text.
-    fn table(extra: &str) -> (Option<RayTable>, impl Fn(&str) -> u32) {
-        let loaded = crate::load_bytes("t.kif".into(), game(extra).into()).expect("valid");
+    /// A ray along `succ` through the open squares.
+    const RAY: &str = "(<= (ray ?x ?y) (succ ?x ?y))\n\
+        (<= (ray ?x ?z) (succ ?x ?y) (open ?y) (ray ?y ?z))\n\
+        (<= (legal a (go ?y)) (true (at ?x)) (ray ?x ?y))\n";
+
+    /// A ray that also steps onto the ignored square `?ig`, open or not.
+    const RAY_IGNORING: &str = "(<= (ray ?x ?y ?ig) (succ ?x ?y) (sq ?ig))\n\
+        (<= (ray ?x ?z ?ig) (succ ?x ?ig) (ray ?ig ?z ?ig))\n\
+        (<= (ray ?x ?z ?ig) (succ ?x ?y) (open ?y) (ray ?y ?z ?ig))\n\
+        (<= (legal a (go ?y)) (true (at ?x)) (ray ?x ?y 7))\n";
+
+    /// The forward ray table of the game's one walk, with the runtime id
+    /// of each term by its text.
+    fn table(rules: &str, extra: &str) -> (Option<RayTable>, impl Fn(&str) -> u32) {
+        let text = game(rules, extra);
+        let loaded = crate::load_bytes("t.kif".into(), text.into()).expect("valid");
         let c = analyze_with(&loaded, Strategy::Demand).expect("compiles");
         let relational = c.relational().expect("relation by relation");
         let walk = *relational
@@ -392,57 +603,96 @@ mod tests {
             .flatten()
             .next()
             .expect("a walk");
-        let plan = (relational.plans.iter())
-            .find(|p| c.program.rules[p.rule].head.rel == walk.step && p.walk_step == Some(true))
-            .expect("a forward step rule");
-        let ray = ray_table(
-            &c.program,
-            &c.domains,
-            &c.program.rules[plan.rule],
-            &walk,
-            true,
-        );
+        let ray = ray_table(&c.program, &c.domains, &walk, true);
         let texts = c.domains.texts.clone();
         let id = move |text: &str| texts.iter().position(|t| t == text).expect("a term") as u32;
         (ray, id)
     }
 
+    /// The row of `ray` whose first key is `from`.
+    fn row(ray: &RayTable, from: u32) -> Vec<u32> {
+        (ray.rows.iter().find(|r| r[0] == from))
+            .expect("a row")
+            .clone()
+    }
+
     #[test]
     fn a_step_through_a_derived_relation_is_a_row_of_fluent_tests_per_square() {
-        let (ray, id) = table("");
+        let (ray, id) = table(RAY, "");
         let ray = ray.expect("open reduces to fluent tests");
-        assert_eq!((ray.key.clone(), ray.outputs, ray.tests), (vec![0], 1, 1));
+        assert_eq!(
+            (ray.key.clone(), ray.outputs, ray.sections.len()),
+            (vec![0], 1, 1)
+        );
+        assert_eq!((ray.sections[0].tests, ray.sections[0].equal.len()), (1, 0));
         // A row per square with a next one; the only possible walls and
         // rooks are the initial ones, so only the steps onto 5 and 9 test.
         assert_eq!(ray.rows.len(), 11);
-        let row = |from: &str| {
-            (ray.rows.iter())
-                .find(|r| r[0] == id(from))
-                .expect("a row")
-                .clone()
-        };
-        assert_eq!(row("4"), [id("4"), id("5"), id("(wall 5)") << 1 | 1]);
-        assert_eq!(row("8"), [id("8"), id("9"), id("(rook 9)") << 1 | 1]);
-        assert_eq!(row("1"), [id("1"), id("2"), TESTS_END]);
+        assert_eq!(
+            row(&ray, id("4")),
+            [id("4"), id("5"), id("(wall 5)") << 1 | 1]
+        );
+        assert_eq!(
+            row(&ray, id("8")),
+            [id("8"), id("9"), id("(rook 9)") << 1 | 1]
+        );
+        assert_eq!(row(&ray, id("1")), [id("1"), id("2"), TESTS_END]);
         assert!(!ray.rows.iter().any(|r| r[0] == id("12")));
     }
 
     #[test]
-    fn a_derived_relation_holding_under_two_conditions_keeps_the_plan() {
+    fn the_ignored_square_is_a_comparison_of_the_kept_argument() {
+        let (ray, id) = table(RAY_IGNORING, "");
+        let ray = ray.expect("both step rules reduce");
+        // Keyed on the square alone: the rule stepping onto the ignored
+        // square binds it from the square by `succ`, and is compared.
+        assert_eq!(ray.key, [0]);
+        let onto = (ray.sections.iter())
+            .position(|s| s.tests == 0)
+            .expect("the step onto the ignored square tests no fluent");
+        let through = 1 - onto;
+        assert_eq!(ray.sections[onto].equal, [1]);
+        assert!(ray.sections[through].equal.is_empty());
+        let r = row(&ray, id("4"));
+        assert_eq!(r[1], id("5"));
+        assert_eq!(r[ray.offset(onto)], id("5"), "the ignored square must be 5");
+        assert_eq!(r[ray.offset(through)], id("(wall 5)") << 1 | 1);
+    }
+
+    #[test]
+    fn a_rule_that_never_steps_from_a_square_fails_its_tests_there() {
+        // `hop` steps only from 3: elsewhere only the ray's rule steps.
+        let hop = "(<= (ray ?x ?z) (succ ?x ?y) (hop ?x) (ray ?y ?z))\n(hop 3)\n";
+        let (ray, id) = table(RAY, hop);
+        let ray = ray.expect("both step rules reduce");
+        let at = |square: &str, i: usize| row(&ray, id(square))[ray.offset(i)];
+        let failing: Vec<usize> = (0..ray.sections.len())
+            .filter(|&i| at("4", i) == TESTS_FAIL)
+            .collect();
+        assert_eq!(failing.len(), 1, "only hop fails from 4");
+        assert_eq!(at("3", failing[0]), TESTS_END, "hop steps from 3 untested");
+        assert_eq!(at("4", 1 - failing[0]), id("(wall 5)") << 1 | 1);
+    }
+
+    #[test]
+    fn a_derived_relation_holding_under_two_conditions_keeps_the_step_function() {
         // (open 9) now holds when the rook is there, and when it is not.
-        let (ray, _) = table("(<= (open ?y) (sq ?y) (true (rook ?y)))\n");
+        let (ray, _) = table(RAY, "(<= (open ?y) (sq ?y) (true (rook ?y)))\n");
         assert!(ray.is_none());
     }
 
     #[test]
-    fn the_generated_step_reads_its_ray_table() {
+    fn the_walk_reads_its_ray_table_instead_of_calling_a_step_function() {
         let code = |extra: &str| {
-            let loaded = crate::load_bytes("t.kif".into(), game(extra).into()).expect("valid");
+            let text = game(RAY, extra);
+            let loaded = crate::load_bytes("t.kif".into(), text.into()).expect("valid");
             generate_with(&loaded, Strategy::Demand, "t.bin")
                 .expect("compiles")
                 .code
         };
-        assert!(code("").contains("fluent_tests"));
-        assert!(!code("(<= (open ?y) (sq ?y) (true (rook ?y)))\n").contains("fluent_tests"));
+        let tabled = code("");
+        assert!(tabled.contains("fluent_tests") && !tabled.contains("_forward("));
+        let planned = code("(<= (open ?y) (sq ?y) (true (rook ?y)))\n");
+        assert!(!planned.contains("fluent_tests") && planned.contains("_forward("));
     }
 }

@@ -183,13 +183,22 @@ impl Arrays {
         quote! { static #name: #ty = #array; }
     }
 
-    /// `static NAME: [[u32; COLUMNS]; N]` holding `rows`.
-    pub fn static_rows(&mut self, name: &Ident, columns: usize, rows: &[Vec<u32>]) -> TokenStream {
+    /// `static NAME: [[u32; COLUMNS]; N]` holding `rows`; never stored in
+    /// the data file unless `storable` (a table read at every step of a
+    /// hot loop stays an array the optimizer sees, without a `LazyLock`
+    /// to pass on each read).
+    pub fn static_rows(
+        &mut self,
+        name: &Ident,
+        columns: usize,
+        rows: &[Vec<u32>],
+        storable: bool,
+    ) -> TokenStream {
         let cols = Literal::usize_unsuffixed(columns);
         let n = Literal::usize_unsuffixed(rows.len());
         let ty = quote! { [[u32; #cols]; #n] };
         let elements: Vec<String> = rows.iter().map(|r| one_line(r)).collect();
-        if self.storing(&elements, true) {
+        if self.storing(&elements, storable) {
             let start = self.data.len();
             rows.iter()
                 .flatten()
@@ -400,7 +409,7 @@ mod tests {
             let n = Literal::usize_unsuffixed(n as usize);
             both(
                 quote! { [[u32; 3]; #n] },
-                |arrays| arrays.static_rows(&a(), 3, &rows),
+                |arrays| arrays.static_rows(&a(), 3, &rows, true),
                 quote! { [#(#row_tokens),*] },
             );
         }

@@ -116,7 +116,12 @@ fn rule_table(g: &GroundRule, copies: Option<&WordCopies>, arrays: &mut Arrays) 
             #masks
         };
     }
-    let rows = arrays.static_rows(&format_ident!("G{}", g.rule), 1 + g.pos + g.neg, &g.rows);
+    let rows = arrays.static_rows(
+        &format_ident!("G{}", g.rule),
+        1 + g.pos + g.neg,
+        &g.rows,
+        true,
+    );
     let offsets = g.driven.then(|| {
         let starts = g.driver_starts();
         let s = format_ident!("S{}", g.rule);

@@ -79,11 +79,11 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         containers,
     }
     .methods();
-    let table_items = tables
-        .tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| arrays.static_rows(&format_ident!("T{i}"), t.columns, &t.rows));
+    let rays = registered.ray_table_indexes();
+    let table_items = (tables.tables.iter().enumerate()).map(|(i, t)| {
+        let storable = !rays.contains(&i);
+        arrays.static_rows(&format_ident!("T{i}"), t.columns, &t.rows, storable)
+    });
     let table_items: Vec<TokenStream> = table_items.collect();
     let ContainerCode {
         mut fields,

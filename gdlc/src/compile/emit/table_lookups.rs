@@ -5,10 +5,11 @@
 //! that take compound terms apart.
 
 use crate::compile::analyse::domains::Domains;
+use crate::compile::demand::rays::{self, RayTable};
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::emit::skeleton::lit;
 use crate::compile::program::{Pat, Program, RelId};
-use crate::compile::relational::plan::{key_box, Membership, RulePlan, Table, Tables};
+use crate::compile::relational::plan::{key_box, Membership, RulePlan, Table, Tables, Walk};
 use crate::ir::terms::{SymId, TermData, TermId};
 use gdl_runtime::support::box_slot;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -33,6 +34,9 @@ pub struct Registered {
     /// order: the many legal rules of a game often take apart the same
     /// moves.
     pattern_tables: FxHashMap<(Pat, PatternDomain, bool), usize>,
+    /// The ray tables of the walks' steps found so far, by step relation
+    /// and direction, with their index among the constant tables.
+    ray_tables: FxHashMap<(RelId, bool), Option<(RayTable, usize)>>,
 }
 
 impl Registered {
@@ -43,7 +47,14 @@ impl Registered {
             offset_tables: Vec::new(),
             membership_tables: Vec::new(),
             pattern_tables: FxHashMap::default(),
+            ray_tables: FxHashMap::default(),
         }
+    }
+
+    /// The constant tables that are walks' ray tables.
+    pub fn ray_table_indexes(&self) -> Vec<usize> {
+        let tables = self.ray_tables.values().flatten().map(|&(_, t)| t);
+        tables.collect()
     }
 
     /// The direct indexes and membership bitsets the rules use, as statics.
@@ -239,6 +250,31 @@ impl TableLookups<'_> {
 }
 
 impl TableLookups<'_> {
+    /// The ray table of `walk`'s steps in a direction
+    /// ([`crate::compile::demand::rays`]), if it has one, and its index
+    /// among the constant tables.
+    pub fn ray_table(
+        &mut self,
+        program: &Program,
+        domains: &Domains,
+        walk: &Walk,
+        forward: bool,
+    ) -> Option<(RayTable, usize)> {
+        let found = (self.registered.ray_tables)
+            .entry((walk.step, forward))
+            .or_insert_with(|| {
+                let ray = rays::ray_table(program, domains, walk, forward)?;
+                let width = ray.rows.first().map_or(0, Vec::len);
+                let table = self.tables.add(Table {
+                    columns: width,
+                    rows: ray.rows.clone(),
+                    fluent_key: None,
+                });
+                Some((ray, table))
+            });
+        found.clone()
+    }
+
     /// The table of every compile-time term `(sym` with `arity`
     /// arguments`)`: rows `[id, args...]` when `by_id`, else `[args...,
     /// id]` — where a term built at run time is first looked for (see

@@ -1,19 +1,21 @@
 //! The walks of the reach relations answered by loops (the demand
-//! strategy, `compile::demand::walks`): per walk and direction a function
-//! finding the next square from a square, and the loops that call it in
-//! the rules.
+//! strategy, `compile::demand::walks`): the loops in the rules, each
+//! reading the next square from its walk's ray table
+//! (`compile::demand::rays`) or, for a walk without one, calling a
+//! function that finds it from a square.
 
 use super::{asks, syn_label, Mode, RuleGen, RulesInput};
-use crate::compile::demand::rays::{ray_table, RayTable};
+use crate::compile::demand::rays::RayTable;
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::{Atom, RelId};
-use crate::compile::relational::plan::{Step, Table, Tables, Walk};
+use crate::compile::relational::plan::{Step, Tables, Walk};
 use crate::ir::written_name;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// The step functions of the walks the rules take: per walked relation
-/// and direction some step takes, `walk_<r>_forward(t)` (or `_backward`),
+/// and direction some step takes, unless the walk reads the next square
+/// from its ray table, `walk_<r>_forward(t)` (or `_backward`),
 /// the square after (before) the square and kept arguments `t`: the first
 /// witness of the walk's step rules (`walk_<r>_forward_rule_<i>`, each
 /// planned with those bound), or `None`.
@@ -40,6 +42,13 @@ pub(super) fn step_fns(
     taken.dedup_by_key(|&mut (r, _, forward)| (r, forward));
     let mut fns = Vec::new();
     for (r, walk, forward) in taken {
+        let mut lookups = TableLookups { tables, registered };
+        if lookups
+            .ray_table(program, input.domains, &walk, forward)
+            .is_some()
+        {
+            continue;
+        }
         let (inputs, outputs) = walk.positions(forward);
         let (n_in, n_out) = (len(inputs.len()), len(outputs.len()));
         let name = step_fn(r, forward);
@@ -48,17 +57,11 @@ pub(super) fn step_fns(
             program.rules[p.rule].head.rel == walk.step && p.walk_step == Some(forward)
         });
         for plan in rules {
-            let mut lookups = TableLookups { tables, registered };
-            let rule = &program.rules[plan.rule];
-            let body = match ray_table(program, input.domains, rule, &walk, forward) {
-                Some(ray) => ray_step(&mut lookups, &ray),
-                None => {
-                    let mode = Mode::Step { walk, forward };
-                    asks::given_body(input, layer_of, lookups, plan, mode, &inputs)
-                }
-            };
+            let lookups = TableLookups { tables, registered };
+            let mode = Mode::Step { walk, forward };
+            let body = asks::given_body(input, layer_of, lookups, plan, mode, &inputs);
             let rule_fn = format_ident!("{name}_rule_{}", plan.rule);
-            let doc = format!(" {}", rule.text);
+            let doc = format!(" {}", program.rules[plan.rule].text);
             fns.push(quote! {
                 #[doc = #doc]
                 fn #rule_fn(&mut self, t: [u32; #n_in]) -> Option<[u32; #n_out]> {
@@ -86,50 +89,6 @@ pub(super) fn step_fns(
         });
     }
     fns
-}
-
-/// The body of a step rule answered by its ray table: the row of the
-/// square `t` (its keyed inputs), the row's fluent tests, its outputs.
-fn ray_step(lookups: &mut TableLookups<'_>, ray: &RayTable) -> TokenStream {
-    let keys: Vec<TokenStream> = (ray.key.iter())
-        .map(|&j| {
-            let j = len(j);
-            quote! { t[#j] }
-        })
-        .collect();
-    let table = lookups.tables.add(Table {
-        columns: ray.key.len() + ray.outputs + ray.tests,
-        rows: ray.rows.clone(),
-        fluent_key: None,
-    });
-    let row = lookups.first_row(table, &keys);
-    let first = ray.key.len();
-    let outputs = (first..first + ray.outputs).map(len);
-    let (from, to) = (
-        len(first + ray.outputs),
-        len(first + ray.outputs + ray.tests),
-    );
-    let tests = (ray.tests > 0).then(|| {
-        quote! {
-            if !::gdl_runtime::support::fluent_tests(&self.current.0, &row[#from..#to]) {
-                return None;
-            }
-        }
-    });
-    let same = ray.same.iter().map(|&(j, i)| {
-        let (j, i) = (len(j), len(i));
-        quote! {
-            if t[#j] != t[#i] {
-                return None;
-            }
-        }
-    });
-    quote! {
-        #(#same)*
-        let row = #row?;
-        #tests
-        return Some([#(row[#outputs]),*]);
-    }
 }
 
 /// The name of the step function of walk `r` in a direction.
@@ -178,12 +137,29 @@ impl RuleGen<'_> {
         let kept: Vec<TokenStream> = (inputs[walk.changing..].iter())
             .map(|&k| self.scalar(&atom.args[k]))
             .collect();
-        let args = (0..walk.changing)
+        let args: Vec<TokenStream> = (0..walk.changing)
             .map(|j| {
                 let j = len(j);
                 quote! { #square[#j] }
             })
-            .chain(kept);
+            .chain(kept)
+            .collect();
+        let fail = quote! { break #label; };
+        let step = match (self.lookups).ray_table(self.program, self.domains, walk, forward) {
+            Some((ray, table)) => {
+                let (step, next) = ray_step(&mut self.lookups, &ray, table, &args, &fail);
+                quote! {
+                    #step
+                    #square = [#(#next),*];
+                }
+            }
+            None => quote! {
+                match self.#f([#(#args),*]) {
+                    Some(next) => #square = next,
+                    None => break #label,
+                }
+            },
+        };
         let skip = quote! { continue #label; };
         let mut matching = TokenStream::new();
         for (j, &k) in outputs.iter().enumerate() {
@@ -199,10 +175,7 @@ impl RuleGen<'_> {
             let mut #started = false;
             #label: loop {
                 if #started {
-                    match self.#f([#(#args),*]) {
-                        Some(next) => #square = next,
-                        None => break #label,
-                    }
+                    #step
                 }
                 #started = true;
                 #matching
@@ -210,4 +183,52 @@ impl RuleGen<'_> {
             }
         }
     }
+}
+
+/// One step read from a walk's ray table (`table`): the row of the
+/// square, then the first rule whose tests and comparisons of the kept
+/// arguments hold; `fail` where none does. `inputs` are the step's inputs
+/// (the square, then the kept arguments). Its statements, and the next
+/// square's values.
+fn ray_step(
+    lookups: &mut TableLookups<'_>,
+    ray: &RayTable,
+    table: usize,
+    inputs: &[TokenStream],
+    fail: &TokenStream,
+) -> (TokenStream, Vec<TokenStream>) {
+    let keys: Vec<TokenStream> = ray.key.iter().map(|&j| inputs[j].clone()).collect();
+    let row = lookups.first_row(table, &keys);
+    let rules = (ray.sections.iter().enumerate()).map(|(i, section)| {
+        let at = ray.offset(i);
+        let (from, to) = (len(at), len(at + section.tests));
+        let tests = (section.tests > 0).then(|| {
+            quote! { ::gdl_runtime::support::fluent_tests(&self.current.0, &row[#from..#to]) }
+        });
+        let equal = section.equal.iter().enumerate().map(|(e, &j)| {
+            let (input, value) = (&inputs[j], len(at + section.tests + e));
+            quote! { #input == row[#value] }
+        });
+        let conditions: Vec<TokenStream> = tests.into_iter().chain(equal).collect();
+        if conditions.is_empty() {
+            quote! { true }
+        } else {
+            quote! { (#(#conditions)&&*) }
+        }
+    });
+    let outputs = (ray.key.len()..ray.key.len() + ray.outputs)
+        .map(|c| {
+            let c = len(c);
+            quote! { row[#c] }
+        })
+        .collect();
+    let code = quote! {
+        let Some(row) = #row else {
+            #fail
+        };
+        if !(#(#rules)||*) {
+            #fail
+        }
+    };
+    (code, outputs)
 }
