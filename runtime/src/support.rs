@@ -657,6 +657,45 @@ pub fn fluent_tests(words: &[u64], tests: &[u32]) -> bool {
     true
 }
 
+/// ORs the fluents `lo <= f < hi` of the state `from` into `to` (bit `f`
+/// in word `f / 64`), except the fluents of the lists `excluded` (each
+/// ending at its first [`TESTS_END`]) that `to` does not hold already: a
+/// frame rule's copy of the cells a move leaves alone. At most 64
+/// excluded fluents in all.
+#[inline]
+pub fn copy_fluents_except(from: &[u64], to: &mut [u64], lo: u32, hi: u32, excluded: &[&[u32]]) {
+    if lo >= hi {
+        return;
+    }
+    let listed = || {
+        (excluded.iter())
+            .flat_map(|list| list.iter().take_while(|&&f| f != TESTS_END))
+            .enumerate()
+    };
+    let mut clear = 0u64;
+    for (k, &f) in listed() {
+        if to[(f >> 6) as usize] >> (f & 63) & 1 == 0 {
+            clear |= 1 << k;
+        }
+    }
+    let (first, last) = ((lo >> 6) as usize, ((hi - 1) >> 6) as usize);
+    for w in first..=last {
+        let mut bits = from[w];
+        if w == first {
+            bits &= !0u64 << (lo & 63);
+        }
+        if w == last {
+            bits &= !0u64 >> (63 - ((hi - 1) & 63));
+        }
+        to[w] |= bits;
+    }
+    for (k, &f) in listed() {
+        if clear >> k & 1 != 0 {
+            to[(f >> 6) as usize] &= !(1u64 << (f & 63));
+        }
+    }
+}
+
 /// The mixed-radix slot of `key` in the box `mins[c] <= key[c] < mins[c] +
 /// spans[c]`, if it lies there: the row of a table that lists the box's
 /// slots in order.
@@ -921,6 +960,24 @@ mod tests {
         assert!(fluent_tests(&words, &[3 << 1, TESTS_END, 4 << 1]));
         assert!(fluent_tests(&words, &[]));
         assert!(!fluent_tests(&words, &[TESTS_FAIL, TESTS_END]));
+    }
+
+    #[test]
+    fn a_frame_copy_keeps_what_the_next_state_holds_and_drops_the_excluded() {
+        // From holds 1, 5, 64, 70 and 130; the copy is of 3..=129.
+        let from = [1u64 << 1 | 1 << 5, 1 << 0 | 1 << 6, 1 << 2];
+        // 70 is excluded but another rule already derived it; 5 is
+        // excluded; 64 is excluded in a second list, after the end marker
+        // of which 1 is not.
+        let mut to = [0u64, 1 << 6, 0];
+        copy_fluents_except(&from, &mut to, 3, 130, &[&[5, 70], &[64, TESTS_END, 1]]);
+        assert_eq!(to, [0, 1 << 6, 0]);
+        let mut to = [0u64; 3];
+        copy_fluents_except(&from, &mut to, 3, 131, &[]);
+        assert_eq!(to, [1 << 5, 1 << 0 | 1 << 6, 1 << 2]);
+        let mut to = [0u64; 3];
+        copy_fluents_except(&from, &mut to, 6, 6, &[]);
+        assert_eq!(to, [0; 3]);
     }
 
     #[test]

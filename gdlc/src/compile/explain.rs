@@ -12,6 +12,8 @@ use crate::compile::error::NotIncremental;
 use crate::compile::ground::grounding::Ground;
 use crate::compile::ground::incremental::Incremental;
 use crate::compile::program::{Atom, Class, Pat, Program, RelId};
+use crate::compile::relational::containers::Container;
+use crate::compile::relational::edits::frame_copy;
 use crate::compile::relational::plan::{RulePlan, Step, Tables, TopDown, Walk};
 use crate::compile::relational::Relational;
 use crate::graph::Polarity;
@@ -669,6 +671,23 @@ fn plans(out: &mut String, c: &Compiled, relational: &Relational) {
         }
         if plan.steps.is_empty() {
             let _ = writeln!(out, "      (no steps: the head always holds)");
+        }
+        let next_bits = relational.containers[rule.head.rel] == Container::NextBits;
+        if let Some(copy) = frame_copy(p, plan, &relational.tables, next_bits) {
+            let widths: Vec<String> = copy.excluded.iter().map(|e| e.width.to_string()).collect();
+            let less = if widths.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", less those its tests exclude for the bound key (at most {})",
+                    widths.join(", ")
+                )
+            };
+            let _ = writeln!(
+                out,
+                "      as an edit instead: from step {}, its fluents copied into the next state word by word{less}",
+                copy.step + 1
+            );
         }
     }
 }

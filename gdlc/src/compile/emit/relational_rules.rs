@@ -20,6 +20,7 @@ use quote::{format_ident, quote};
 
 mod asks;
 mod families;
+mod next_bits;
 mod open_terms;
 mod table_rows;
 mod walks;
@@ -286,6 +287,9 @@ impl RuleGen<'_> {
         if i == self.plan.steps.len() {
             let insert = self.head_insert();
             return quote! { #prelude #insert };
+        }
+        if let Some(copy) = self.frame_copy(i) {
+            return quote! { #prelude #copy };
         }
         let step = self.plan.steps[i].clone();
         let code = match &step {
@@ -871,24 +875,6 @@ impl RuleGen<'_> {
             });
         }
         (build, parts)
-    }
-
-    /// The code building the fluent id of a streamed `next` head
-    /// ([`RuleGen::next_bits`]), which it leaves in `f`; `None` for a
-    /// ground head that is no possible fluent (the relaxed evaluation found
-    /// that the rule never fires; its constant id would index past the
-    /// state's words).
-    fn next_fluent(&mut self) -> Option<TokenStream> {
-        let head = &self.program.rules[self.plan.rule].head;
-        if let Pat::Ground(t) = head.args[0] {
-            if self.domains.id(t) as usize >= self.domains.fluents {
-                return None;
-            }
-        }
-        let fail = self.fail();
-        let (build, parts) = self.args_or(head, fail);
-        let f = &parts[0];
-        Some(quote! { #build let f = #f; })
     }
 
     /// A boolean expression: the two (fully bound) patterns name different terms.

@@ -6,6 +6,7 @@
 //! relation ([`containers`]).
 
 pub mod containers;
+pub mod edits;
 mod estimate;
 pub mod fuse;
 pub mod inline;
