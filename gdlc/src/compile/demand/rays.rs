@@ -23,7 +23,7 @@
 //! leaves the walk to its step function.
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::program::{matches, Atom, Class, Lit, Pat, Program, Rule};
+use crate::compile::program::{lookup_bound, matches, Atom, Class, Lit, Pat, Program, Rule};
 use crate::compile::relational::plan::Walk;
 use crate::ir::terms::TermId;
 use gdl_runtime::support::{TESTS_END, TESTS_FAIL};
@@ -373,7 +373,7 @@ impl Evaluator<'_> {
         let Some((binding, tests)) = self.witness(&body, binding, 0)? else {
             return Some(None);
         };
-        let value = |k: usize| ground(self.program, &rule.head.args[k], &binding);
+        let value = |k: usize| lookup_bound(&self.program.store, &rule.head.args[k], &binding);
         let id = |t: TermId| self.domains.runtime_id.get(t as usize).copied();
         let out: Vec<u32> = (outputs.iter())
             .map(|&k| id(value(k)?))
@@ -483,13 +483,13 @@ impl Evaluator<'_> {
         depth: usize,
     ) -> Option<Option<Vec<u32>>> {
         let p = self.program;
-        let term = |pat: &Pat| ground(p, pat, binding);
+        let term = |pat: &Pat| lookup_bound(&p.store, pat, binding);
         match lit {
             Lit::Distinct(x, y) => Some((term(x)? != term(y)?).then(Vec::new)),
             Lit::Same(x, y) => Some((term(x)? == term(y)?).then(Vec::new)),
             Lit::Pos(a) | Lit::Neg(a) if a.rel == p.true_rel => {
                 let negated = matches!(lit, Lit::Neg(_));
-                let id = ground(p, &a.args[0], binding)
+                let id = lookup_bound(&p.store, &a.args[0], binding)
                     .and_then(|f| self.domains.runtime_id.get(f as usize).copied())
                     .filter(|&id| (id as usize) < self.domains.fluents);
                 Some(match (id, negated) {
@@ -530,21 +530,6 @@ impl Evaluator<'_> {
             0 => Some(None),
             1 => conditions.pop().map(Some),
             _ => None,
-        }
-    }
-}
-
-/// The ground term `pat` stands for under `binding`, if every variable is
-/// bound and the term exists.
-fn ground(program: &Program, pat: &Pat, binding: &[Option<TermId>]) -> Option<TermId> {
-    match pat {
-        Pat::Ground(t) => Some(*t),
-        Pat::Var(v) => binding[*v],
-        Pat::Func(symbol, args) => {
-            let args: Vec<TermId> = (args.iter())
-                .map(|a| ground(program, a, binding))
-                .collect::<Option<_>>()?;
-            program.store.lookup_func(*symbol, &args)
         }
     }
 }

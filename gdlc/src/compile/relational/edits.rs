@@ -65,11 +65,7 @@ pub fn frame_copy(
     if !next_bits {
         return None;
     }
-    let head = &program.rules[plan.rule].head;
-    let step = plan.steps.iter().position(|s| {
-        matches!(s, Step::Table { fluent: true, negated: false, key, term: Some(t), .. }
-            if key.is_empty() && head.args.first() == Some(t))
-    })?;
+    let step = copied_step(program, plan)?;
     let Step::Table { table, bind, .. } = &plan.steps[step] else {
         unreachable!("found above")
     };
@@ -99,6 +95,17 @@ pub fn frame_copy(
         step,
         table: *table,
         excluded,
+    })
+}
+
+/// The step of `plan` that could walk the fluents a frame copy copies:
+/// the first over every fluent of a table (no key) whose pattern is the
+/// head's. A cheap first test before [`frame_copy`].
+pub fn copied_step(program: &Program, plan: &RulePlan) -> Option<usize> {
+    let head = &program.rules[plan.rule].head;
+    plan.steps.iter().position(|s| {
+        matches!(s, Step::Table { fluent: true, negated: false, key, term: Some(t), .. }
+            if key.is_empty() && head.args.first() == Some(t))
     })
 }
 

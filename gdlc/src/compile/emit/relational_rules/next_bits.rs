@@ -17,9 +17,13 @@ impl RuleGen<'_> {
     /// ([`edits::frame_copy`]): the fluents each test excludes for the
     /// bound key (none passes where the key has no row), then the copy.
     pub(super) fn frame_copy(&mut self, i: usize) -> Option<TokenStream> {
+        // Tested at every step of every plan: the tables of the excluded
+        // fluents are built only at the step the copy would start from.
+        if self.mode != Mode::Derive || edits::copied_step(self.program, self.plan) != Some(i) {
+            return None;
+        }
         let tables = &*self.lookups.tables;
-        let copy = edits::frame_copy(self.program, self.plan, tables, self.next_bits)
-            .filter(|c| c.step == i && self.mode == Mode::Derive)?;
+        let copy = edits::frame_copy(self.program, self.plan, tables, self.next_bits)?;
         let name = format_ident!("T{}", copy.table);
         let last = lit(tables.tables[copy.table].columns as u32 - 1);
         let fail = self.fail();
