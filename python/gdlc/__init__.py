@@ -16,15 +16,18 @@ it is not.
 
 import importlib.machinery
 import importlib.util
+import logging
 import os
 import shutil
 import sys
+import threading
+import time
 import warnings
 
 from . import _native
 from ._native import Game, Move, State
 
-__all__ = ["load", "check", "Game", "State", "Move", "GdlError"]
+__all__ = ["load", "check", "Game", "State", "Move", "GdlError", "GdlWarning"]
 
 BACKENDS = ("auto", "interpreted", "compiled")
 
@@ -42,7 +45,26 @@ class GdlError(Exception):
         self.column = column
 
 
+class GdlWarning(UserWarning):
+    """A warning about a valid description, as `gdlc check` prints it:
+    `code` names its kind (e.g. `undefined-relation`), `message` says what
+    in one line, `text` is the rendered warning, `file`, `line` and
+    `column` (1-based) where it is, when it has a place."""
+
+    def __init__(self, text, code, message, file=None, line=None, column=None):
+        super().__init__(text)
+        self.text = text
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+
+
 _loaded = {}
+_log = logging.getLogger("gdlc")
+# Seconds a compiled build may take before the `gdlc` logger says so.
+_QUIET_BUILD_SECONDS = 2.0
 _modules = {}
 _warned = set()
 
@@ -58,9 +80,19 @@ def _description(path_or_text):
 
 
 def check(path_or_text):
-    """Raises `GdlError` unless the description is valid GDL."""
+    """Raises `GdlError` unless the description is valid GDL; its warnings
+    are issued as `GdlWarning`s (Python's `warnings`, so a filter can
+    silence them)."""
     text, name = _description(path_or_text)
-    _native.check(text, name)
+    _check(text, name, stacklevel=3)
+
+
+def _check(text, name, stacklevel):
+    """Raises `GdlError` unless the description is valid; issues its
+    warnings, attributed to the caller `stacklevel` frames up."""
+    for code, message, rendered, line, column in _native.check(text, name):
+        warning = GdlWarning(rendered, code, message, name, line, column)
+        warnings.warn(warning, stacklevel=stacklevel)
 
 
 def load(path_or_text, backend="auto"):
@@ -68,7 +100,8 @@ def load(path_or_text, backend="auto"):
 
     backend: "auto" (compiled where a Rust toolchain is found, else
     interpreted, with a warning saying why), "interpreted" or "compiled".
-    Raises `GdlError` for an invalid description.
+    Raises `GdlError` for an invalid description; issues its warnings
+    as `GdlWarning`s the first time it is loaded.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
@@ -80,10 +113,10 @@ def load(path_or_text, backend="auto"):
 
 
 def _load(text, name, backend):
+    _check(text, name, stacklevel=4)
     if backend == "interpreted":
         return _native.load_interpreted(text, name)
     if backend == "auto":
-        _native.check(text, name)
         why_not = _why_not_compiled()
         if why_not is not None:
             _warn_once(why_not)
@@ -112,8 +145,27 @@ def _warn_once(message):
 
 def _compiled(text, name):
     """The compiled game: its extension module built (or found built) in
-    the cache and imported once per library file."""
-    module_name, library = _native.build_compiled(text, name, sys.executable)
+    the cache and imported once per library file. A build that takes
+    more than `_QUIET_BUILD_SECONDS` is announced on the `gdlc` logger,
+    and its end too."""
+    start = time.monotonic()
+    said = threading.Event()
+
+    def say():
+        said.set()
+        _log.warning("gdlc: building the compiled reasoner of %s with cargo (the first "
+                     "game on a machine also builds PyO3 and gdlc's runtime: a few "
+                     "minutes; a game built before loads at once)", name)
+
+    announce = threading.Timer(_QUIET_BUILD_SECONDS, say)
+    announce.daemon = True
+    announce.start()
+    try:
+        module_name, library = _native.build_compiled(text, name, sys.executable)
+    finally:
+        announce.cancel()
+    if said.is_set():
+        _log.warning("gdlc: built %s in %.0f s", name, time.monotonic() - start)
     module = _modules.get(library)
     if module is None:
         loader = importlib.machinery.ExtensionFileLoader(module_name, library)

@@ -23,6 +23,7 @@ see its shape, and registers it with pyspiel under `short_name`:
   only by its rules).
 """
 
+import bisect
 import random
 
 import numpy as np
@@ -189,14 +190,32 @@ class GdlState(pyspiel.State):
     def _apply_action(self, action):
         joint = self._forced()
         mover = self._layout.chance if self.is_chance_node() else self._mover
+        self._check(mover, action)
         joint[mover] = action
-        self._set(self._layout.gdl.apply(self._state, joint))
+        self._set(self._layout.gdl.apply(self._state, joint, checked=False))
 
     def _apply_actions(self, actions):
         joint = self._forced()
         for player, action in enumerate(actions):
+            self._check(self._role(player), action)
             joint[self._role(player)] = action
-        self._set(self._layout.gdl.apply(self._state, joint))
+        self._set(self._layout.gdl.apply(self._state, joint, checked=False))
+
+    def _check(self, role, action):
+        """Raises ValueError unless `action` is a legal action of `role`
+        here (the legal moves are known already: `apply` need not ask the
+        reasoner again)."""
+        gdl = self._layout.gdl
+        if self._terminal:
+            raise ValueError(f"role `{gdl.roles[role]}` cannot play action {action}: "
+                             "the state is terminal")
+        legal = self._legal[role]
+        i = bisect.bisect_left(legal, action)
+        if i == len(legal) or legal[i] != action:
+            text = (self._layout.moves[action]
+                    if 0 <= action < len(self._layout.moves) else "no move")
+            raise ValueError(f"role `{gdl.roles[role]}` cannot play action {action} "
+                             f"(`{text}`): it is not a legal move in this state")
 
     def _action_to_string(self, player, action):
         return self._layout.moves[action]

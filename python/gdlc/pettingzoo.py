@@ -122,7 +122,7 @@ class GdlEnv(AECEnv):
                 legal = np.flatnonzero(self._masks[r])
                 joint[r] = int(legal[0] if len(legal) == 1 else self._rng.choice(legal))
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._enter(self.game.apply(self.state, joint))
+        self._enter(self.game.apply(self.state, joint, checked=False))
         self._accumulate_rewards()
 
     def render(self):

@@ -87,7 +87,7 @@ def _children(game, states):
         joints = [[]]
         for role in roles:
             joints = [j + [m] for j in joints for m in game.legal_moves(state, role)]
-        children.extend(game.next_state(state, j) for j in joints)
+        children.extend(game.next_state(state, j, checked=False) for j in joints)
     return children
 
 

@@ -60,6 +60,8 @@ trait DynGame: Send {
     fn is_terminal(&mut self, state: &dyn Any) -> Option<bool>;
     fn legal_moves(&mut self, state: &dyn Any, role: usize) -> Option<Vec<u32>>;
     fn next_state(&mut self, state: &dyn Any, joint: &[u32]) -> Option<AnyState>;
+    /// Why `joint` cannot be played in `state`, if it cannot.
+    fn refusal(&mut self, state: &dyn Any, joint: &[u32]) -> Option<Option<Refusal>>;
     fn goal(&mut self, state: &dyn Any, role: usize) -> Option<Option<u32>>;
     fn random_role(&self) -> Option<usize>;
     fn has_percepts(&self) -> bool;
@@ -79,6 +81,14 @@ trait DynGame: Send {
     fn perft(&self) -> PerftRun;
     /// Random playouts on fresh reasoners.
     fn playouts(&self) -> PlayoutsRun;
+}
+
+/// Why a joint move cannot be played in a state.
+enum Refusal {
+    /// The state is terminal: no move can be played in it.
+    Terminal,
+    /// Role `role`'s move is not among its legal moves in the state.
+    Illegal { role: usize },
 }
 
 /// What `random_playouts` asks.
@@ -153,6 +163,24 @@ where
             .collect::<Option<_>>()?;
         let next = self.reasoner.next_state(state_of::<R>(state)?, &joint);
         Some(Arc::new(next))
+    }
+
+    fn refusal(&mut self, state: &dyn Any, joint: &[u32]) -> Option<Option<Refusal>> {
+        let state = state_of::<R>(state)?;
+        if self.reasoner.is_terminal(state) {
+            return Some(Some(Refusal::Terminal));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let illegal = joint.iter().enumerate().find_map(|(role, &id)| {
+            self.reasoner.legal_moves(state, role, &mut scratch);
+            let legal = self
+                .moves
+                .get(id as usize)
+                .is_some_and(|m| scratch.contains(m));
+            (!legal).then_some(Refusal::Illegal { role })
+        });
+        self.scratch = scratch;
+        Some(illegal)
     }
 
     fn goal(&mut self, state: &dyn Any, role: usize) -> Option<Option<u32>> {
@@ -364,6 +392,40 @@ impl Game {
             .ok_or_else(|| PyValueError::new_err(format!("no role `{name}`")))
     }
 
+    /// The state after the joint move `ids` (interned move ids, one per
+    /// role) in `state`; with `checked`, a `ValueError` instead when the
+    /// state is terminal or a move is not legal in it.
+    fn play(slf: &Bound<'_, Game>, state: &State, ids: &[u32], checked: bool) -> PyResult<State> {
+        let game = slf.get();
+        let s = game.state(state)?;
+        let mut reasoner = game.lock();
+        let refusal = if checked {
+            reasoner
+                .refusal(s, ids)
+                .ok_or_else(|| wrong_game("a state"))?
+        } else {
+            None
+        };
+        if let Some(refusal) = refusal {
+            let (role, why) = match refusal {
+                Refusal::Terminal => (0, "the state is terminal: no move can be played in it"),
+                Refusal::Illegal { role } => (role, "it is not a legal move in this state"),
+            };
+            let (Some(&id), Some(name)) = (ids.get(role), game.roles.get(role)) else {
+                return Err(PyValueError::new_err(why));
+            };
+            let text = reasoner.move_text(role, id);
+            return Err(PyValueError::new_err(format!(
+                "role `{name}` cannot play `{text}`: {why}"
+            )));
+        }
+        let next = reasoner
+            .next_state(s, ids)
+            .ok_or_else(|| wrong_game("a state"))?;
+        drop(reasoner);
+        Game::wrap_state(slf, next)
+    }
+
     fn wrap_state(slf: &Bound<'_, Game>, inner: AnyState) -> PyResult<State> {
         let game = slf.get();
         let hash = game
@@ -540,40 +602,42 @@ impl Game {
             .collect())
     }
 
-    /// The state after `joint`, one move per role in role order.
+    /// The state after `joint`, one move per role in role order. Raises
+    /// `ValueError` naming the role and the move when `state` is terminal
+    /// or a move is not legal in it; `checked=False` skips that test (the
+    /// fast path for a caller that took the moves from `legal_moves`: an
+    /// illegal move then gives a meaningless state).
+    #[pyo3(signature = (state, joint, *, checked = true))]
     fn next_state(
         slf: &Bound<'_, Self>,
         state: &State,
         joint: Vec<Bound<'_, Move>>,
+        checked: bool,
     ) -> PyResult<State> {
-        let game = slf.get();
-        let ids = game.joint_ids(&joint)?;
-        let s = game.state(state)?;
-        let next = game
-            .lock()
-            .next_state(s, &ids)
-            .ok_or_else(|| wrong_game("a state"))?;
-        Game::wrap_state(slf, next)
+        let ids = slf.get().joint_ids(&joint)?;
+        Game::play(slf, state, &ids, checked)
     }
 
     /// The state after the joint move given by indices into
-    /// `move_names()`, one per role.
-    fn apply(slf: &Bound<'_, Self>, state: &State, joint: Vec<usize>) -> PyResult<State> {
-        let game = slf.get();
-        let ids = game.ids_of_indices(slf.py(), &joint)?;
-        let s = game.state(state)?;
-        let next = game
-            .lock()
-            .next_state(s, &ids)
-            .ok_or_else(|| wrong_game("a state"))?;
-        Game::wrap_state(slf, next)
+    /// `move_names()`, one per role; checked as `next_state` is.
+    #[pyo3(signature = (state, joint, *, checked = true))]
+    fn apply(
+        slf: &Bound<'_, Self>,
+        state: &State,
+        joint: Vec<usize>,
+        checked: bool,
+    ) -> PyResult<State> {
+        let ids = slf.get().ids_of_indices(slf.py(), &joint)?;
+        Game::play(slf, state, &ids, checked)
     }
 
     /// `apply` over many states at once, each with its joint move indices.
+    #[pyo3(signature = (states, joints, *, checked = true))]
     fn batch_next(
         slf: &Bound<'_, Self>,
         states: Vec<Bound<'_, State>>,
         joints: Vec<Vec<usize>>,
+        checked: bool,
     ) -> PyResult<Vec<State>> {
         if states.len() != joints.len() {
             return Err(PyValueError::new_err(format!(
@@ -585,7 +649,7 @@ impl Game {
         states
             .iter()
             .zip(joints)
-            .map(|(s, j)| Game::apply(slf, s.get(), j))
+            .map(|(s, j)| Game::apply(slf, s.get(), j, checked))
             .collect()
     }
 

@@ -52,10 +52,27 @@ fn load_interpreted(py: Python<'_>, description: String, name: &str) -> PyResult
     Ok(game::new_game(make, description, "interpreted"))
 }
 
-/// Raises `gdlc.GdlError` unless `description` is valid GDL.
+/// A warning about a valid description: its code, its message, its text
+/// as `gdlc check` prints it, and its line and column where it has a place.
+type Warning = (&'static str, String, String, Option<usize>, Option<usize>);
+
+/// Raises `gdlc.GdlError` unless `description` is valid GDL; returns its
+/// warnings.
 #[pyfunction]
-fn check(py: Python<'_>, description: &str, name: &str) -> PyResult<()> {
-    load(py, description, name).map(drop)
+fn check(py: Python<'_>, description: &str, name: &str) -> PyResult<Vec<Warning>> {
+    let loaded = load(py, description, name)?;
+    let file = &loaded.file;
+    let warnings = loaded.analysis.diagnostics.iter().filter(|d| !d.is_error());
+    Ok(warnings
+        .map(|d| {
+            let (line, column) = d.primary.as_ref().map_or((None, None), |(span, _)| {
+                let (line, column) = file.line_column(span.start);
+                (Some(line), Some(column))
+            });
+            let text = file.render(std::slice::from_ref(d));
+            (d.code, d.message.clone(), text, line, column)
+        })
+        .collect())
 }
 
 /// The game's fluents and moves, each in its fixed order.

@@ -100,6 +100,13 @@ pub trait Reasoner {
     fn legal_moves(&mut self, state: &Self::State, role: usize, out: &mut Vec<Self::Move>);
     /// The state reached from `state` by the joint move `joint` (one move per role,
     /// in declaration order).
+    ///
+    /// The caller guarantees that `state` is not terminal and that each role's
+    /// move is among its [`legal_moves`](Reasoner::legal_moves) there; the
+    /// reasoner does not check (the search drivers call this millions of times
+    /// with moves they just listed), and for any other joint move the state it
+    /// returns is unspecified. A front door that takes moves from users checks
+    /// them first, as the Python `Game.next_state` does.
     fn next_state(&mut self, state: &Self::State, joint: &[Self::Move]) -> Self::State;
     /// The goal value of role `role` in `state`: `None` unless the role has exactly
     /// one goal value there (and it is a natural number).

@@ -3,6 +3,7 @@ across backends: tic-tac-toe's perft counts (9, 72, 504, 3024, 15120 leaves
 at depths 1-5), its vocabulary and masks, pickling, wrong arguments, and the
 compiled backend agreeing with the interpreter state by state."""
 
+import logging
 import os
 import pickle
 import random
@@ -153,6 +154,32 @@ def test_wrong_arguments_raise(game):
         game.state_from_fluents(["(cell 1"])
 
 
+def test_illegal_moves_and_moves_in_a_terminal_state_raise(game):
+    s = game.initial_state()
+    moves = game.move_names(0)
+    mark, noop = moves.index("(mark 2 2)"), moves.index("noop")
+    # oplayer may only noop while xplayer moves; xplayer may not noop.
+    with pytest.raises(ValueError, match=r"role `oplayer` cannot play `\(mark 2 2\)`: it is not a legal"):
+        game.apply(s, [mark, mark])
+    with pytest.raises(ValueError, match=r"role `xplayer` cannot play `noop`"):
+        game.next_state(s, [game.parse_move(0, "noop"), game.parse_move(1, "noop")])
+    with pytest.raises(ValueError, match="oplayer"):
+        game.batch_next([s], [[mark, mark]])
+    t = game.apply(s, [mark, noop])
+    # (mark 2 2) is taken now: neither role may mark it again.
+    with pytest.raises(ValueError, match=r"`\(mark 2 2\)`: it is not a legal"):
+        game.apply(t, [noop, mark])
+    end = game.state_from_fluents(
+        [f"(cell {i} {j} {'x' if j == 1 else 'b'})" for i in (1, 2, 3) for j in (1, 2, 3)]
+        + ["(control oplayer)"])
+    assert game.is_terminal(end)
+    with pytest.raises(ValueError, match="the state is terminal"):
+        game.apply(end, [noop, moves.index("(mark 1 2)")])
+    # The unchecked path plays what it is given, for callers that know.
+    assert game.apply(s, [mark, mark], checked=False) is not None
+    assert game.batch_next([s], [[mark, noop]], checked=False) == [t]
+
+
 def test_an_invalid_description_raises_gdl_error_with_its_place():
     text = "(role x)\n(init (p 1))\n(<= (legal x ?m) (true (p ?n)))\n"
     for backend in gdlc.BACKENDS:
@@ -161,6 +188,48 @@ def test_an_invalid_description_raises_gdl_error_with_its_place():
         e = raised.value
         assert (e.file, e.line) == ("<description>", 3)
         assert "unsafe" in e.text and "?m" in e.text and e.column >= 1
+
+
+def test_a_descriptions_warnings_reach_python_as_gdl_check_prints_them(tmp_path):
+    # `q` is used, never defined, and written `(q)`: two warnings at 3:29.
+    text = ("(role x)\n(init (p))\n(<= (legal x go) (true (p)) (q))\n"
+            "(<= (next (p)) (does x go))\n(<= terminal (not (true (p))))\n"
+            "(<= (goal x 100) (true (p)))\n")
+    path = tmp_path / "warned.kif"
+    path.write_text(text)
+    for backend in ("interpreted", "compiled"):
+        with pytest.warns(gdlc.GdlWarning) as caught:
+            gdlc.load(path, backend=backend)
+        warned = sorted((w.message.code, w.message.line, w.message.column) for w in caught
+                        if isinstance(w.message, gdlc.GdlWarning))
+        assert warned == [("parenthesised-constant", 3, 29), ("undefined-relation", 3, 29)]
+        assert all(w.message.file == str(path) for w in caught)
+        assert any("relation `q/0` is never defined" in w.message.text for w in caught)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gdlc.check(GAMES / "tictactoe.kif")
+    with pytest.warns(gdlc.GdlWarning, match="undefined-relation"):
+        gdlc.check(text)
+
+
+def test_a_compiled_build_says_what_it_does_and_a_built_game_loads_silently(monkeypatch, caplog):
+    # A game no other test compiles, so its first load builds.
+    text = ("(role solo)\n(init (lit off))\n(<= (legal solo flip) (true (lit off)))\n"
+            "(<= (next (lit on)) (does solo flip))\n(<= terminal (true (lit on)))\n"
+            "(<= (goal solo 100) (true (lit on)))\n(<= (goal solo 0) (true (lit off)))\n")
+    monkeypatch.setattr(gdlc, "_QUIET_BUILD_SECONDS", 0.0)
+    with caplog.at_level(logging.WARNING, logger="gdlc"):
+        game = gdlc.load(text, backend="compiled")
+    said = [r.getMessage() for r in caplog.records if r.name == "gdlc"]
+    assert any("building the compiled reasoner" in m for m in said), said
+    assert any(m.startswith("gdlc: built ") for m in said), said
+    assert game.roles == ["solo"]
+    caplog.clear()
+    monkeypatch.setattr(gdlc, "_QUIET_BUILD_SECONDS", 60.0)
+    monkeypatch.setattr(gdlc, "_loaded", {})
+    with caplog.at_level(logging.WARNING, logger="gdlc"):
+        gdlc.load(text, backend="compiled")
+    assert [r for r in caplog.records if r.name == "gdlc"] == []
 
 
 def test_a_missing_file_raises_os_error(tmp_path):

@@ -105,6 +105,20 @@ def test_random_is_the_chance_player():
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
 
 
+def test_an_illegal_action_raises_and_leaves_the_state_as_it_was():
+    gdlc.openspiel.register(GAMES / "tictactoe.kif", "gdl_illegal_tictactoe", backend="interpreted")
+    game = pyspiel.load_game("gdl_illegal_tictactoe")
+    state = game.new_initial_state()
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    before = str(state)
+    with pytest.raises(ValueError, match="xplayer.*not a legal move"):
+        state.apply_action(illegal)
+    assert str(state) == before and state.legal_actions() == legal
+    state.apply_action(legal[4])
+    assert state.current_player() == 1
+
+
 def test_observations_are_the_fluents():
     gdlc.openspiel.register(GAMES / "tictactoe.kif", "gdl_obs_tictactoe", backend="interpreted")
     game = pyspiel.load_game("gdl_obs_tictactoe")
