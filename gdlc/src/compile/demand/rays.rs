@@ -81,6 +81,12 @@ impl RayTable {
         let before = self.sections[..i].iter().map(|s| s.tests + s.equal.len());
         self.key.len() + self.outputs + before.sum::<usize>()
     }
+
+    /// The width of a row (also of a table without rows: a walk that
+    /// never steps).
+    pub fn width(&self) -> usize {
+        self.offset(self.sections.len())
+    }
 }
 
 /// The table of `walk`'s steps in a direction, when every step rule
@@ -666,15 +672,38 @@ mod tests {
         assert!(ray.is_none());
     }
 
+    /// Code of the demand strategy for the game with `rules`.
+    fn code(rules: &str, extra: &str) -> String {
+        let text = game(rules, extra);
+        let loaded = crate::load_bytes("t.kif".into(), text.into()).expect("valid");
+        generate_with(&loaded, Strategy::Demand, "t.bin")
+            .expect("compiles")
+            .code
+    }
+
+    #[test]
+    fn a_walk_that_never_steps_has_a_table_of_full_rows_and_none_of_them() {
+        // `far` holds of 13 only, and no square steps onto 13.
+        let never = "(<= (ray ?x ?y) (succ ?x ?y))
+\
+            (<= (ray ?x ?z) (succ ?x ?y) (far ?y) (ray ?y ?z))
+\
+            (<= (far 13) (true (wall 5)))
+\
+            (<= (legal a (go ?y)) (true (at ?x)) (ray ?x ?y))
+";
+        let (ray, _) = table(never, "");
+        let ray = ray.expect("far reduces to a fluent test");
+        assert!(ray.rows.is_empty());
+        assert_eq!(ray.width(), 2, "the square and the next one");
+        // Rows of no column would not compile: the loop reads the next
+        // square from column 1.
+        assert!(code(never, "").contains("[[u32; 2]; 0]"));
+    }
+
     #[test]
     fn the_walk_reads_its_ray_table_instead_of_calling_a_step_function() {
-        let code = |extra: &str| {
-            let text = game(RAY, extra);
-            let loaded = crate::load_bytes("t.kif".into(), text.into()).expect("valid");
-            generate_with(&loaded, Strategy::Demand, "t.bin")
-                .expect("compiles")
-                .code
-        };
+        let code = |extra: &str| code(RAY, extra);
         let tabled = code("");
         assert!(tabled.contains("fluent_tests") && !tabled.contains("_forward("));
         let planned = code("(<= (open ?y) (sq ?y) (true (rook ?y)))\n");

@@ -264,9 +264,8 @@ impl TableLookups<'_> {
             .entry((walk.step, forward))
             .or_insert_with(|| {
                 let ray = rays::ray_table(program, domains, walk, forward)?;
-                let width = ray.rows.first().map_or(0, Vec::len);
                 let table = self.tables.add(Table {
-                    columns: width,
+                    columns: ray.width(),
                     rows: ray.rows.clone(),
                     fluent_key: None,
                 });
