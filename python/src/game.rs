@@ -7,8 +7,8 @@
 //! reasoner's types: states are `Arc<dyn Any>`, moves are numbers interned
 //! per game. Every state and move remembers the game that made it, so one
 //! passed to another game raises instead of being misread. The long runs
-//! (`perft`, `random_playouts`) build reasoners of their own and release
-//! the GIL.
+//! (`perft`, `random_playouts`) build reasoners of their own, release
+//! the GIL and stop at Ctrl-C.
 
 use gdl_runtime::{
     parallel_flat_monte_carlo, parallel_perft, percept_texts, McBudget, PerceptError, Reasoner,
@@ -18,8 +18,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
 
 /// A state of some reasoner, its type hidden.
 type AnyState = Arc<dyn Any + Send + Sync>;
@@ -31,7 +33,11 @@ pub type Make<R> = Arc<dyn Fn() -> R + Send + Sync>;
 /// Its root is the state of the given fluents, else the initial state (a
 /// state travels between reasoners as its fluents: an interpreter's state
 /// is made of its own term numbers).
-type PerftRun = Box<dyn FnOnce(PerftAsked) -> Result<Vec<(u64, u64)>, String> + Send>;
+type PerftRun = Box<dyn FnOnce(PerftAsked, Stop) -> Result<Vec<(u64, u64)>, String> + Send>;
+
+/// Set when Python is interrupted (Ctrl-C) during a long run: the run's
+/// reasoners then answer that every state is terminal ([`Stoppable`]).
+type Stop = Arc<AtomicBool>;
 
 /// What `perft` asks.
 struct PerftAsked {
@@ -41,7 +47,7 @@ struct PerftAsked {
 }
 
 /// A run of random playouts on reasoners of its own.
-type PlayoutsRun = Box<dyn FnOnce(PlayoutsAsked) -> Result<PlayoutsDone, String> + Send>;
+type PlayoutsRun = Box<dyn FnOnce(PlayoutsAsked, Stop) -> Result<PlayoutsDone, String> + Send>;
 
 /// What `__reduce__` answers: the function that rebuilds an object, and
 /// its arguments.
@@ -237,7 +243,8 @@ where
 
     fn perft(&self) -> PerftRun {
         let make = Arc::clone(&self.make);
-        Box::new(move |asked| {
+        Box::new(move |asked, stop| {
+            let make = || Stoppable::new(make(), &stop);
             let mut reasoner = make();
             let root = match asked.root {
                 Some(fluents) => reasoner
@@ -245,20 +252,20 @@ where
                     .ok_or("the state's fluents are no state of the game")?,
                 None => reasoner.initial_state(),
             };
-            let levels =
-                parallel_perft(&mut reasoner, &root, || make(), asked.threads, asked.depth)
-                    .map_err(|e| e.to_string())?;
+            let levels = parallel_perft(&mut reasoner, &root, make, asked.threads, asked.depth)
+                .map_err(|e| e.to_string())?;
             Ok(levels.iter().map(|l| (l.nodes, l.leaves)).collect())
         })
     }
 
     fn playouts(&self) -> PlayoutsRun {
         let make = Arc::clone(&self.make);
-        Box::new(move |asked| {
+        Box::new(move |asked, stop| {
+            let make = || Stoppable::new(make(), &stop);
             let budget = McBudget::Playouts(asked.count);
             let report = parallel_flat_monte_carlo(
                 &mut make(),
-                || make(),
+                make,
                 asked.threads,
                 budget,
                 asked.seed,
@@ -275,6 +282,126 @@ where
                 mean_goals: c.mean_goals,
             })
         })
+    }
+}
+
+/// A reasoner of a long run that Python may interrupt: once `stop` is
+/// set, no state is terminal and none has a legal move, so the drivers
+/// stop at their next step with the error they give a role without moves
+/// (which is dropped).
+struct Stoppable<R> {
+    reasoner: R,
+    stop: Stop,
+}
+
+impl<R> Stoppable<R> {
+    fn new(reasoner: R, stop: &Stop) -> Self {
+        Stoppable {
+            reasoner,
+            stop: Arc::clone(stop),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+impl<R: Reasoner> Reasoner for Stoppable<R> {
+    type State = R::State;
+    type Move = R::Move;
+
+    fn roles(&self) -> &[String] {
+        self.reasoner.roles()
+    }
+    fn initial_state(&mut self) -> R::State {
+        self.reasoner.initial_state()
+    }
+    fn is_terminal(&mut self, state: &R::State) -> bool {
+        !self.stopped() && self.reasoner.is_terminal(state)
+    }
+    fn legal_moves(&mut self, state: &R::State, role: usize, out: &mut Vec<R::Move>) {
+        if self.stopped() {
+            out.clear();
+        } else {
+            self.reasoner.legal_moves(state, role, out);
+        }
+    }
+    fn next_state(&mut self, state: &R::State, joint: &[R::Move]) -> R::State {
+        self.reasoner.next_state(state, joint)
+    }
+    fn goal(&mut self, state: &R::State, role: usize) -> Option<u32> {
+        self.reasoner.goal(state, role)
+    }
+    fn move_text(&self, role: usize, mv: R::Move) -> String {
+        self.reasoner.move_text(role, mv)
+    }
+    fn parse_move(&mut self, role: usize, text: &str) -> Option<R::Move> {
+        self.reasoner.parse_move(role, text)
+    }
+    fn fluents(&self, state: &R::State) -> Vec<String> {
+        self.reasoner.fluents(state)
+    }
+    fn state_from_fluents(&mut self, fluents: &[String]) -> Option<R::State> {
+        self.reasoner.state_from_fluents(fluents)
+    }
+    fn state_hash(&self, state: &R::State) -> u64 {
+        self.reasoner.state_hash(state)
+    }
+    fn random_role(&self) -> Option<usize> {
+        self.reasoner.random_role()
+    }
+    fn has_percepts(&self) -> bool {
+        self.reasoner.has_percepts()
+    }
+    fn sees(&mut self, state: &R::State, joint: &[R::Move], role: usize, out: &mut Vec<u32>) {
+        self.reasoner.sees(state, joint, role, out);
+    }
+    fn percept_text(&self, percept: u32) -> Option<String> {
+        self.reasoner.percept_text(percept)
+    }
+}
+
+/// How often a long run's caller looks for a Python signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+/// How long an interrupted run is waited for before Python gets control.
+const WIND_DOWN: Duration = Duration::from_secs(1);
+
+/// Runs `job` on a thread of its own, the GIL released, looking for
+/// Python signals meanwhile: on Ctrl-C (any signal handler raising) the
+/// job is told to stop, is waited for up to [`WIND_DOWN`] (it stops at
+/// its next step, so that is a bound, not a wait), and the handler's
+/// exception (`KeyboardInterrupt`) is raised.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    job: impl FnOnce(Stop) -> Result<T, String> + Send + 'static,
+) -> PyResult<T> {
+    let stop = Stop::default();
+    let (done, mut result) = mpsc::channel();
+    {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || done.send(job(stop)));
+    }
+    loop {
+        // The receiver goes into the GIL-free wait and back (it is not Sync).
+        let answer;
+        (result, answer) = py.detach(move || {
+            let answer = result.recv_timeout(SIGNAL_POLL);
+            (result, answer)
+        });
+        match answer {
+            Ok(answer) => return answer.map_err(PyRuntimeError::new_err),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(interrupted) = py.check_signals() {
+                    stop.store(true, Ordering::Relaxed);
+                    py.detach(move || result.recv_timeout(WIND_DOWN)).ok();
+                    return Err(interrupted);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err("the run stopped without an answer"));
+            }
+        }
     }
 }
 
@@ -808,7 +935,8 @@ impl Game {
     /// Perft from `state` (default: the initial state) on `threads` threads
     /// (default: every core), on reasoners of its own with the GIL
     /// released: `(nodes, leaves)` for each depth `0..=depth`, as the
-    /// `perft` command prints them.
+    /// `perft` command prints them. Ctrl-C stops it with
+    /// `KeyboardInterrupt`.
     #[pyo3(signature = (depth, state = None, threads = None))]
     fn perft(
         &self,
@@ -827,12 +955,13 @@ impl Game {
             threads: threads.unwrap_or_else(gdl_runtime::default_threads),
         };
         let run = self.lock().perft();
-        py.detach(|| run(asked)).map_err(PyRuntimeError::new_err)
+        interruptible(py, move |stop| run(asked, stop))
     }
 
     /// `n` uniformly random playouts from the initial state on `threads`
     /// threads (default: every core), with the GIL released: a dict of
     /// `playouts`, `states`, `truncated`, `seconds` and `mean_goals`.
+    /// Ctrl-C stops it with `KeyboardInterrupt`.
     #[pyo3(signature = (n, seed = 0, threads = None))]
     fn random_playouts<'py>(
         &self,
@@ -847,7 +976,7 @@ impl Game {
             seed,
             threads: threads.unwrap_or_else(gdl_runtime::default_threads),
         };
-        let done = py.detach(|| run(asked)).map_err(PyRuntimeError::new_err)?;
+        let done = interruptible(py, move |stop| run(asked, stop))?;
         let dict = pyo3::types::PyDict::new(py);
         dict.set_item("playouts", done.playouts)?;
         dict.set_item("states", done.states)?;

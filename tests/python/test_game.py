@@ -7,6 +7,9 @@ import logging
 import os
 import pickle
 import random
+import signal
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -270,3 +273,23 @@ def test_perft_counts_alike_on_any_number_of_threads(game):
     # 1 440 games end with x's third mark: (15 120 - 1 440) * 4 positions.
     assert [leaves for _, leaves in one] == TICTACTOE_LEAVES + [54720]
     assert game.perft(6, threads=3) == one
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_ctrl_c_stops_a_long_run_within_a_second_and_the_game_stays_usable(backend):
+    game = gdlc.load(GAMES / "connectfour.kif", backend=backend)
+    # Each run would take hours: perft to depth 16, or a billion playouts.
+    for run in (lambda: game.perft(16, threads=2),
+                lambda: game.random_playouts(10**9, threads=2)):
+        ctrl_c = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+        start = time.monotonic()
+        ctrl_c.start()
+        with pytest.raises(KeyboardInterrupt):
+            run()
+        ctrl_c.join()
+        # Half a second to the signal, then well within a second (the CI
+        # machine may be loaded: three).
+        assert time.monotonic() - start < 3.5
+    # Connect four: 7 columns, 7 replies.
+    assert [leaves for _, leaves in game.perft(2)] == [1, 7, 49]
+    assert game.random_playouts(10, seed=1, threads=1)["playouts"] == 10
