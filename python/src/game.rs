@@ -829,14 +829,23 @@ impl Game {
     }
 
     /// The state whose true fluents are `fluents` (KIF texts).
+    /// Raises `ValueError` for a text that is no fluent of the game (none
+    /// of `fluent_names()`), on every backend.
     fn state_from_fluents(slf: &Bound<'_, Self>, fluents: Vec<String>) -> PyResult<State> {
-        let inner = slf
-            .get()
+        let game = slf.get();
+        let inner = game.lock().state_from_fluents(&fluents).ok_or_else(|| {
+            PyValueError::new_err("a text is no fluent of this game (or no KIF term)")
+        })?;
+        let known = &game.vocabulary(slf.py())?.fluent_index;
+        let texts = game
             .lock()
-            .state_from_fluents(&fluents)
-            .ok_or_else(|| {
-                PyValueError::new_err("a text is no fluent of this game (or no KIF term)")
-            })?;
+            .fluents(&*inner)
+            .ok_or_else(|| wrong_game("a state"))?;
+        if let Some(unknown) = texts.iter().find(|f| !known.contains_key(*f)) {
+            return Err(PyValueError::new_err(format!(
+                "`{unknown}` is no fluent of this game"
+            )));
+        }
         Game::wrap_state(slf, inner)
     }
 
@@ -848,14 +857,17 @@ impl Game {
         Ok(self.lock().move_text(r#move.role, r#move.id))
     }
 
-    /// The move of `role` written `text` in KIF (legality not checked).
+    /// The move of `role` written `text` in KIF: one of `move_names()`
+    /// (whether it is legal in a state is not checked), else `ValueError`,
+    /// on every backend.
     fn parse_move(slf: &Bound<'_, Self>, role: &Bound<'_, PyAny>, text: &str) -> PyResult<Move> {
         let game = slf.get();
         let role = game.role_index(role)?;
-        let id = game
-            .lock()
-            .parse_move(role, text)
-            .ok_or_else(|| PyValueError::new_err(format!("no move `{text}` in this game")))?;
+        let no_move = || PyValueError::new_err(format!("no move `{text}` in this game"));
+        let id = game.lock().parse_move(role, text).ok_or_else(no_move)?;
+        if !game.role_moves(slf.py(), role)?.index_of.contains_key(&id) {
+            return Err(no_move());
+        }
         Ok(Game::wrap_move(slf, role, id))
     }
 

@@ -183,6 +183,19 @@ def test_illegal_moves_and_moves_in_a_terminal_state_raise(game):
     assert game.batch_next([s], [[mark, noop]], checked=False) == [t]
 
 
+def test_moves_and_fluents_the_game_does_not_have_raise_on_every_backend(game):
+    with pytest.raises(ValueError, match=r"no move `\(teleport 9 9\)`"):
+        game.parse_move(0, "(teleport 9 9)")
+    with pytest.raises(ValueError, match=r"no move `\(mark 4 4\)`"):
+        game.parse_move(0, "(mark 4 4)")
+    with pytest.raises(ValueError, match="no fluent of this game"):
+        game.state_from_fluents(["(cell 9 9 x)", "(control xplayer)"])
+    with pytest.raises(ValueError, match="no fluent of this game"):
+        game.state_from_fluents(["(teleported)"])
+    s = game.state_from_fluents(["(cell 2 2 x)", "(control oplayer)"])
+    assert game.fluents(s) == ["(cell 2 2 x)", "(control oplayer)"]
+
+
 def test_an_invalid_description_raises_gdl_error_with_its_place():
     text = "(role x)\n(init (p 1))\n(<= (legal x ?m) (true (p ?n)))\n"
     for backend in gdlc.BACKENDS:
