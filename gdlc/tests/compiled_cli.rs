@@ -179,6 +179,13 @@ fn a_failed_build_names_the_generated_source() {
         &[("CARGO", "false")],
     );
     assert_eq!(run.code, 1, "{}", run.stdout);
+    // The build says what it does first, terminal or not.
+    assert!(
+        run.stderr
+            .starts_with("gdlc: building the compiled reasoner in "),
+        "{}",
+        run.stderr
+    );
     assert!(
         run.stderr.contains("building the compiled reasoner failed"),
         "{}",

@@ -91,15 +91,28 @@ pub(crate) fn compiled_binary(game: &Path, native: bool) -> Result<PathBuf, Fail
     let cache = Cache::from_env().map_err(Failure::of)?.native(native);
     let prepared = cache.prepare(&loaded, &stem(game)).map_err(Failure::of)?;
     if !prepared.fresh {
-        if std::io::stderr().is_terminal() {
-            eprintln!(
-                "gdlc: building the compiled reasoner in {} (cargo build --release)",
-                prepared.dir.display()
-            );
-        }
-        prepared.build().map_err(Failure::of)?;
+        eprintln!(
+            "gdlc: building the compiled reasoner in {} (cargo build --release: seconds \
+             for most games, a minute or more for the first one, which builds gdlc's runtime)",
+            prepared.dir.display()
+        );
+        let bar = build_spinner();
+        let built = prepared.build();
+        bar.finish_and_clear();
+        built.map_err(Failure::of)?;
     }
     Ok(prepared.binary)
+}
+
+/// A spinner on stderr while cargo builds, when stderr is a terminal.
+fn build_spinner() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} building").expect("template"));
+    bar.enable_steady_tick(Duration::from_millis(100));
+    bar
 }
 
 /// Runs the compiled reasoner of `game` (built if needed) with `args`.
