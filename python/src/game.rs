@@ -710,21 +710,20 @@ impl Game {
             .ok_or_else(|| wrong_game("a state"))
     }
 
-    /// The legal moves of `role` (index or name) in `state`.
+    /// The legal moves of `role` (index or name) in `state`, in the order
+    /// of `move_names()` on every backend.
     fn legal_moves(
         slf: &Bound<'_, Self>,
         state: &State,
         role: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<Move>> {
         let game = slf.get();
+        let indices = game.legal_indices(slf.py(), state, role)?;
         let role = game.role_index(role)?;
-        let s = game.state(state)?;
-        let ids = game
-            .lock()
-            .legal_moves(s, role)
-            .ok_or_else(|| wrong_game("a state"))?;
-        Ok(ids
+        let id_of = &game.role_moves(slf.py(), role)?.id_of;
+        Ok(indices
             .into_iter()
+            .filter_map(|i| id_of[i])
             .map(|id| Game::wrap_move(slf, role, id))
             .collect())
     }

@@ -124,6 +124,27 @@ def test_compiled_agrees_with_the_interpreter_along_random_playouts(interpreted,
         assert compiled.is_terminal(t) and interpreted.goals(s) == compiled.goals(t)
 
 
+@pytest.mark.parametrize("name", ["breakthrough", "connectfour", "simultaneous"])
+def test_both_backends_list_legal_moves_in_the_order_of_move_names(name):
+    games = [gdlc.load(GAMES / f"{name}.kif", backend=b) for b in ("interpreted", "compiled")]
+    names = games[0].move_names(0)
+    rng = random.Random(5)
+    states = [g.initial_state() for g in games]
+    for _ in range(30):
+        if games[0].is_terminal(states[0]):
+            break
+        joint = []
+        for role in range(len(games[0].roles)):
+            lists = [[m.text for m in g.legal_moves(s, role)] for g, s in zip(games, states)]
+            assert lists[0] == lists[1]
+            assert lists[0] == sorted(lists[0], key=names.index)
+            joint.append(rng.randrange(len(lists[0])))
+        # The same seed picks the same moves on both backends.
+        states = [g.next_state(s, [g.legal_moves(s, r)[i] for r, i in enumerate(joint)])
+                  for g, s in zip(games, states)]
+        assert games[0].fluents(states[0]) == games[1].fluents(states[1])
+
+
 def test_random_playouts_count_and_repeat(game):
     r = game.random_playouts(200, seed=3, threads=2)
     assert r["playouts"] == 200 and r["truncated"] == 0
