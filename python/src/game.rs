@@ -13,8 +13,10 @@
 use gdl_runtime::{
     parallel_flat_monte_carlo, parallel_perft, percept_texts, McBudget, PerceptError, Reasoner,
 };
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pyclass::boolean_struct::True;
+use pyo3::pyclass::PyClass;
 use pyo3::types::{PyByteArray, PyTuple};
 use std::any::Any;
 use std::collections::HashMap;
@@ -483,6 +485,39 @@ where
     }
 }
 
+/// A `State` or `Move` argument of a `Game` method. An object of another
+/// class raises `TypeError`, but one whose class is named alike (a state
+/// or move of another backend's module: each compiled game's module has
+/// classes of its own) raises the `ValueError` of an object of another
+/// game, as it does on every backend.
+struct Arg<'py, T: PyClass>(Bound<'py, T>);
+
+impl<'a, 'py, T: PyClass> FromPyObject<'a, 'py> for Arg<'py, T> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(arg) = obj.cast::<T>() {
+            return Ok(Arg(arg.to_owned()));
+        }
+        let class = obj.get_type().name()?;
+        let name = <T as PyClass>::NAME;
+        if class == name {
+            return Err(wrong_game(&format!("a {}", name.to_lowercase())));
+        }
+        Err(PyTypeError::new_err(format!(
+            "expected a gdlc {name}, not {class}"
+        )))
+    }
+}
+
+impl<T: PyClass<Frozen = True> + Sync> std::ops::Deref for Arg<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.0.get()
+    }
+}
+
 fn wrong_game(what: &str) -> PyErr {
     PyValueError::new_err(format!("{what} of another game"))
 }
@@ -553,6 +588,20 @@ impl Game {
         Game::wrap_state(slf, next)
     }
 
+    /// The fluents true in `state`, as canonical KIF text, sorted.
+    fn fluents_of(&self, state: &State) -> PyResult<Vec<String>> {
+        let s = self.state(state)?;
+        self.lock().fluents(s).ok_or_else(|| wrong_game("a state"))
+    }
+
+    /// The canonical KIF text of `move`.
+    fn text_of(&self, r#move: &Move) -> PyResult<String> {
+        if r#move.game_id != self.id {
+            return Err(wrong_game("a move"));
+        }
+        Ok(self.lock().move_text(r#move.role, r#move.id))
+    }
+
     fn wrap_state(slf: &Bound<'_, Game>, inner: AnyState) -> PyResult<State> {
         let game = slf.get();
         let hash = game
@@ -618,7 +667,7 @@ impl Game {
         }))
     }
 
-    fn joint_ids(&self, joint: &[Bound<'_, Move>]) -> PyResult<Vec<u32>> {
+    fn joint_ids(&self, joint: &[Arg<'_, Move>]) -> PyResult<Vec<u32>> {
         if joint.len() != self.roles.len() {
             return Err(PyValueError::new_err(format!(
                 "a joint move has one move per role: {} moves for {} roles",
@@ -630,7 +679,7 @@ impl Game {
             .iter()
             .enumerate()
             .map(|(role, m)| {
-                let m = m.get();
+                let m: &Move = m;
                 if m.game_id != self.id {
                     Err(wrong_game("a move"))
                 } else if m.role != role {
@@ -703,8 +752,8 @@ impl Game {
     }
 
     /// Whether `state` is terminal.
-    fn is_terminal(&self, state: &State) -> PyResult<bool> {
-        let s = self.state(state)?;
+    fn is_terminal(&self, state: Arg<'_, State>) -> PyResult<bool> {
+        let s = self.state(&state)?;
         self.lock()
             .is_terminal(s)
             .ok_or_else(|| wrong_game("a state"))
@@ -714,7 +763,7 @@ impl Game {
     /// of `move_names()` on every backend.
     fn legal_moves(
         slf: &Bound<'_, Self>,
-        state: &State,
+        state: Arg<'_, State>,
         role: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<Move>> {
         let game = slf.get();
@@ -736,12 +785,12 @@ impl Game {
     #[pyo3(signature = (state, joint, *, checked = true))]
     fn next_state(
         slf: &Bound<'_, Self>,
-        state: &State,
-        joint: Vec<Bound<'_, Move>>,
+        state: Arg<'_, State>,
+        joint: Vec<Arg<'_, Move>>,
         checked: bool,
     ) -> PyResult<State> {
         let ids = slf.get().joint_ids(&joint)?;
-        Game::play(slf, state, &ids, checked)
+        Game::play(slf, &state, &ids, checked)
     }
 
     /// The state after the joint move given by indices into
@@ -749,19 +798,19 @@ impl Game {
     #[pyo3(signature = (state, joint, *, checked = true))]
     fn apply(
         slf: &Bound<'_, Self>,
-        state: &State,
+        state: Arg<'_, State>,
         joint: Vec<usize>,
         checked: bool,
     ) -> PyResult<State> {
         let ids = slf.get().ids_of_indices(slf.py(), &joint)?;
-        Game::play(slf, state, &ids, checked)
+        Game::play(slf, &state, &ids, checked)
     }
 
     /// `apply` over many states at once, each with its joint move indices.
     #[pyo3(signature = (states, joints, *, checked = true))]
     fn batch_next(
         slf: &Bound<'_, Self>,
-        states: Vec<Bound<'_, State>>,
+        states: Vec<Arg<'_, State>>,
         joints: Vec<Vec<usize>>,
         checked: bool,
     ) -> PyResult<Vec<State>> {
@@ -775,14 +824,17 @@ impl Game {
         states
             .iter()
             .zip(joints)
-            .map(|(s, j)| Game::apply(slf, s.get(), j, checked))
+            .map(|(s, j)| {
+                let ids = slf.get().ids_of_indices(slf.py(), &j)?;
+                Game::play(slf, s, &ids, checked)
+            })
             .collect()
     }
 
     /// Each role's goal value in `state` (`None` where a role has no single
     /// goal value).
-    fn goals(&self, state: &State) -> PyResult<Vec<Option<u32>>> {
-        let s = self.state(state)?;
+    fn goals(&self, state: Arg<'_, State>) -> PyResult<Vec<Option<u32>>> {
+        let s = self.state(&state)?;
         let mut reasoner = self.lock();
         (0..self.roles.len())
             .map(|r| reasoner.goal(s, r).ok_or_else(|| wrong_game("a state")))
@@ -808,13 +860,13 @@ impl Game {
     /// `ValueError` for the role `random`, which perceives nothing.
     fn percepts(
         &self,
-        state: &State,
-        joint: Vec<Bound<'_, Move>>,
+        state: Arg<'_, State>,
+        joint: Vec<Arg<'_, Move>>,
         role: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<String>> {
         let role = self.role_index(role)?;
         let ids = self.joint_ids(&joint)?;
-        let s = self.state(state)?;
+        let s = self.state(&state)?;
         self.lock()
             .percepts(s, &ids, role)
             .ok_or_else(|| wrong_game("a state"))?
@@ -822,9 +874,8 @@ impl Game {
     }
 
     /// The fluents true in `state`, as canonical KIF text, sorted.
-    fn fluents(&self, state: &State) -> PyResult<Vec<String>> {
-        let s = self.state(state)?;
-        self.lock().fluents(s).ok_or_else(|| wrong_game("a state"))
+    fn fluents(&self, state: Arg<'_, State>) -> PyResult<Vec<String>> {
+        self.fluents_of(&state)
     }
 
     /// The state whose true fluents are `fluents` (KIF texts).
@@ -849,11 +900,8 @@ impl Game {
     }
 
     /// The canonical KIF text of `move`.
-    fn move_text(&self, r#move: &Move) -> PyResult<String> {
-        if r#move.game_id != self.id {
-            return Err(wrong_game("a move"));
-        }
-        Ok(self.lock().move_text(r#move.role, r#move.id))
+    fn move_text(&self, r#move: Arg<'_, Move>) -> PyResult<String> {
+        self.text_of(&r#move)
     }
 
     /// The move of `role` written `text` in KIF: one of `move_names()`
@@ -871,8 +919,8 @@ impl Game {
     }
 
     /// The state's Zobrist hash (the same in every backend).
-    fn state_hash(&self, state: &State) -> PyResult<u64> {
-        self.state(state)?;
+    fn state_hash(&self, state: Arg<'_, State>) -> PyResult<u64> {
+        self.state(&state)?;
         Ok(state.hash)
     }
 
@@ -889,7 +937,11 @@ impl Game {
     }
 
     /// A numpy boolean array over `fluent_names()`: which hold in `state`.
-    fn observation<'py>(&self, py: Python<'py>, state: &State) -> PyResult<Bound<'py, PyAny>> {
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        state: Arg<'_, State>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.vocabulary(py)?;
         let mut bits = vec![0u8; v.fluents.len()];
         for f in self.fluents(state)? {
@@ -906,12 +958,12 @@ impl Game {
     fn legal_indices(
         &self,
         py: Python<'_>,
-        state: &State,
+        state: Arg<'_, State>,
         role: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<usize>> {
         let role = self.role_index(role)?;
         let index = &self.role_moves(py, role)?.index_of;
-        let s = self.state(state)?;
+        let s = self.state(&state)?;
         let mut reasoner = self.lock();
         let mut indices = reasoner
             .legal_moves(s, role)
@@ -933,7 +985,7 @@ impl Game {
     fn legal_mask<'py>(
         &self,
         py: Python<'py>,
-        state: &State,
+        state: Arg<'_, State>,
         role: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut bits = vec![0u8; self.vocabulary(py)?.moves.len()];
@@ -953,7 +1005,7 @@ impl Game {
         &self,
         py: Python<'_>,
         depth: u32,
-        state: Option<&State>,
+        state: Option<Arg<'_, State>>,
         threads: Option<usize>,
     ) -> PyResult<Vec<(u64, u64)>> {
         let root = match state {
@@ -1058,12 +1110,12 @@ impl State {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> Reduce<'py, (Py<Game>, Vec<String>)> {
         let restore = py.import("gdlc")?.getattr("_state_from_pickle")?;
-        let fluents = self.game.get().fluents(self)?;
+        let fluents = self.game.get().fluents_of(self)?;
         Ok((restore, (self.game.clone_ref(py), fluents)))
     }
 
     fn __repr__(&self) -> String {
-        let fluents = self.game.get().fluents(self).unwrap_or_default();
+        let fluents = self.game.get().fluents_of(self).unwrap_or_default();
         format!("State({})", fluents.join(" "))
     }
 }
@@ -1082,7 +1134,7 @@ impl Move {
     /// The move's canonical KIF text.
     #[getter]
     fn text(&self) -> PyResult<String> {
-        self.game.get().move_text(self)
+        self.game.get().text_of(self)
     }
 
     /// The game this move belongs to.

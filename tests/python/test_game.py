@@ -160,7 +160,7 @@ def test_random_playouts_count_and_repeat(game):
 def test_wrong_arguments_raise(game):
     s = game.initial_state()
     other = gdlc.load(GAMES / "threeplayer.kif", backend="interpreted")
-    with pytest.raises((ValueError, TypeError)):
+    with pytest.raises(ValueError, match="of another game"):
         game.legal_moves(other.initial_state(), 0)
     with pytest.raises(ValueError, match="one move per role"):
         game.next_state(s, game.legal_moves(s, 0)[:1])
@@ -215,6 +215,18 @@ def test_moves_and_fluents_the_game_does_not_have_raise_on_every_backend(game):
         game.state_from_fluents(["(teleported)"])
     s = game.state_from_fluents(["(cell 2 2 x)", "(control oplayer)"])
     assert game.fluents(s) == ["(cell 2 2 x)", "(control oplayer)"]
+
+
+def test_objects_of_another_game_or_backend_raise_value_error_on_both(interpreted, compiled):
+    for game, other in ((interpreted, compiled), (compiled, interpreted)):
+        state, move = other.initial_state(), other.legal_moves(other.initial_state(), 0)[0]
+        for call in (lambda: game.is_terminal(state), lambda: game.fluents(state),
+                     lambda: game.legal_moves(state, 0), lambda: game.move_text(move),
+                     lambda: game.next_state(game.initial_state(), [move, move])):
+            with pytest.raises(ValueError, match="of another game"):
+                call()
+        with pytest.raises(TypeError, match="expected a gdlc State, not int"):
+            game.is_terminal(42)
 
 
 def test_an_invalid_description_raises_gdl_error_with_its_place():
