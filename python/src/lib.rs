@@ -1,5 +1,5 @@
 //! `gdlc._native`: the front end, the interpreter and the compiler of gdlc
-//! for the `gdlc` Python package (`python/gdlc/__init__.py` is its
+//! for the `gdlc` Python package (`python/python/gdlc/__init__.py` is its
 //! Python side). A description is checked here, an invalid one raised as
 //! `gdlc.GdlError`; the interpreter's `Game` is made here, and a compiled
 //! game is generated and built into an extension module of its own
