@@ -17,6 +17,9 @@ import gdlc.openspiel
 
 
 def main(path, games_each_side=20, simulations=1000, backend="compiled"):
+    # A compiled game's first build says so on the `gdlc` logger.
+    print(f"loading {path} ({backend}), then {2 * games_each_side} games of "
+          f"{simulations} simulations a move", file=sys.stderr, flush=True)
     gdlc.openspiel.register(path, "gdl_match", backend=backend)
     game = pyspiel.load_game("gdl_match")
     rng = np.random.RandomState(0)
@@ -39,7 +42,10 @@ def main(path, games_each_side=20, simulations=1000, backend="compiled"):
                 searches += 1
             state.apply_action(action)
         mine, theirs = state.returns()[seat], state.returns()[1 - seat]
-        counts["win" if mine > theirs else "loss" if mine < theirs else "draw"] += 1
+        outcome = "win" if mine > theirs else "loss" if mine < theirs else "draw"
+        counts[outcome] += 1
+        print(f"game {i + 1} of {2 * games_each_side} (MCTS as player {seat}): {outcome}",
+              file=sys.stderr, flush=True)
     print(f"{path} ({backend}): MCTS {simulations} simulations against random, "
           f"{games_each_side} games each side: {counts}; "
           f"{searches * simulations / seconds:.0f} simulations/s")
