@@ -153,9 +153,10 @@ def _compiled(text, name):
 
     def say():
         said.set()
-        _log.warning("gdlc: building the compiled reasoner of %s with cargo (the first "
-                     "game on a machine also builds PyO3 and gdlc's runtime: a few "
-                     "minutes; a game built before loads at once)", name)
+        _log.warning("gdlc: building the compiled reasoner of %s with cargo (seconds; the "
+                     "first game also builds PyO3 and gdlc's runtime: about 20 s on two idle "
+                     "cores, minutes on a busy machine; a game built before loads at once)",
+                     name)
 
     announce = threading.Timer(_QUIET_BUILD_SECONDS, say)
     announce.daemon = True
