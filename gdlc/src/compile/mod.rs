@@ -97,6 +97,16 @@ pub fn generate_with(
     })
 }
 
+/// The source generated for the description `text` under `strategy`:
+/// what the emitters' unit tests read.
+#[cfg(test)]
+pub(crate) fn generated_code(text: &str, strategy: Strategy) -> String {
+    let loaded = crate::load_bytes("t.kif".into(), text.as_bytes().to_vec()).expect("valid");
+    generate_with(&loaded, strategy, "t.bin")
+        .expect("compiles")
+        .code
+}
+
 /// The module of a compiled game, by the emitter of its evaluation, its
 /// long arrays placed in `arrays` (handed back with the source).
 fn emit(c: &mut Compiled, arrays: Arrays) -> (String, Arrays) {

@@ -543,7 +543,7 @@ impl Evaluator<'_> {
 #[cfg(test)]
 mod tests {
     use super::{ray_table, RayTable};
-    use crate::compile::{analyze_with, generate_with, Strategy};
+    use crate::compile::{analyze_with, generated_code, Strategy};
     use gdl_runtime::support::{TESTS_END, TESTS_FAIL};
 
     /// A line of 12 squares with a wall on 5 and a rook on 9, `rules`
@@ -674,11 +674,7 @@ mod tests {
 
     /// Code of the demand strategy for the game with `rules`.
     fn code(rules: &str, extra: &str) -> String {
-        let text = game(rules, extra);
-        let loaded = crate::load_bytes("t.kif".into(), text.into()).expect("valid");
-        generate_with(&loaded, Strategy::Demand, "t.bin")
-            .expect("compiles")
-            .code
+        generated_code(&game(rules, extra), Strategy::Demand)
     }
 
     #[test]

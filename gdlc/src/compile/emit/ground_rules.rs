@@ -337,7 +337,7 @@ fn rule_fn(
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::{generate_with, Strategy};
+    use crate::compile::{generated_code, Strategy};
 
     /// The generated function of the rule whose text is `rule`.
     fn rule_fn_code<'a>(code: &'a str, rule: &str) -> &'a str {
@@ -369,10 +369,7 @@ mod tests {
 
     /// The ground code of [`GAME`].
     fn code() -> String {
-        let loaded = crate::load_bytes("t.kif".into(), GAME.as_bytes().to_vec()).expect("valid");
-        generate_with(&loaded, Strategy::Ground, "t.bin")
-            .expect("compiles")
-            .code
+        generated_code(GAME, Strategy::Ground)
     }
 
     /// A rule instance with one or two tests besides its driver sets its

@@ -199,7 +199,7 @@ fn layer_fn(name: &Ident, layer: &Layer, recursion: &[Recursion]) -> TokenStream
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::{generate_with, Strategy};
+    use crate::compile::{generated_code, Strategy};
 
     /// The body of the generated function `name`, up to the next function.
     fn fn_code<'a>(code: &'a str, name: &str) -> &'a str {
@@ -223,9 +223,7 @@ mod tests {
 
     #[test]
     fn a_layer_is_evaluated_when_a_rule_first_reaches_it() {
-        let loaded = crate::load_bytes("t.kif".into(), GAME.into()).expect("valid");
-        let code = generate_with(&loaded, Strategy::Relational, "t.bin");
-        let code = code.expect("compiles").code;
+        let code = generated_code(GAME, Strategy::Relational);
         let phase = fn_code(&code, "phase_terminal");
         assert_eq!(phase.matches("self.layer_").count(), 1, "{phase}");
         let rule = code
@@ -249,9 +247,7 @@ mod tests {
              (<= (moved ?y) (does a (go ?y)))\n\
              (<= (next (mark ?x)) (true (mark ?x)) (not (moved ?x)))",
         );
-        let loaded = crate::load_bytes("t.kif".into(), game.into()).expect("valid");
-        let code = generate_with(&loaded, Strategy::Relational, "t.bin");
-        let code = code.expect("compiles").code;
+        let code = generated_code(&game, Strategy::Relational);
         let rule = code
             .split("/// (<= (next (mark ?x)) (true (mark ?x)) (not (moved ?x)))\n")
             .nth(1)
@@ -269,9 +265,7 @@ mod tests {
             "(<= terminal (true alarm) (open 1 4))",
             "(<= terminal (true alarm) (open 1 4) (true (at ?x)) (open ?x 4))",
         );
-        let loaded = crate::load_bytes("t.kif".into(), game.into()).expect("valid");
-        let code = generate_with(&loaded, Strategy::Relational, "t.bin");
-        let code = code.expect("compiles").code;
+        let code = generated_code(&game, Strategy::Relational);
         let rule = code
             .split("/// (<= terminal (true alarm) (open 1 4) (true (at ?x)) (open ?x 4))\n")
             .nth(1)

@@ -344,7 +344,7 @@ pub fn renumbered(pat: &Pat, order: &mut Vec<usize>) -> Pat {
 mod tests {
     use super::renumbered;
     use crate::compile::program::Pat;
-    use crate::compile::{generate_with, Strategy};
+    use crate::compile::{generated_code, Strategy};
 
     /// Patterns that differ only in their variables' numbers share one
     /// table of their terms; a repeated variable is part of the shape.
@@ -367,10 +367,7 @@ mod tests {
             (<= (next (at ?y)) (does a (go ?x ?y)))
             (goal a 100) (<= terminal (true (at {end}))){facts}"
         );
-        let loaded = crate::load_bytes("t.kif".into(), text.into_bytes()).expect("valid");
-        generate_with(&loaded, Strategy::Relational, "t.bin")
-            .expect("compiles")
-            .code
+        generated_code(&text, Strategy::Relational)
     }
 
     /// A legal move `(go ?x ?y)` is looked up by the ids of `?x` and `?y`

@@ -174,7 +174,7 @@ fn excluded_by(
 mod tests {
     use super::frame_copy;
     use crate::compile::relational::containers::Container;
-    use crate::compile::{analyze_with, generate_with, Strategy};
+    use crate::compile::{analyze_with, generate_with, generated_code, Strategy};
 
     /// Four cells, blank (`b`) or marked (`x`); marking `?m` keeps every
     /// other cell (`other`, a static relation: `?n` is not `?m`), with
@@ -236,12 +236,7 @@ mod tests {
 
     #[test]
     fn a_frame_rule_testing_anything_but_static_facts_after_the_walk_is_planned() {
-        let code = |frame: &str| {
-            let loaded = crate::load_bytes("t.kif".into(), game(frame).into()).expect("valid");
-            generate_with(&loaded, Strategy::Relational, "t.bin")
-                .expect("compiles")
-                .code
-        };
+        let code = |frame: &str| generated_code(&game(frame), Strategy::Relational);
         assert!(code(FRAME).contains("copy_fluents_except("));
         // `distinct` is no table: the rule keeps its loop over the cells.
         let distinct = code("(true (cell ?n ?c)) (distinct ?n ?m)");
