@@ -96,23 +96,13 @@ pub(crate) fn compiled_binary(game: &Path, native: bool) -> Result<PathBuf, Fail
              for most games, a minute or more for the first one, which builds gdlc's runtime)",
             prepared.dir.display()
         );
-        let bar = build_spinner();
+        let bar = spinner(std::io::stderr().is_terminal());
+        bar.set_message("building");
         let built = prepared.build();
         bar.finish_and_clear();
         built.map_err(Failure::of)?;
     }
     Ok(prepared.binary)
-}
-
-/// A spinner on stderr while cargo builds, when stderr is a terminal.
-fn build_spinner() -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} building").expect("template"));
-    bar.enable_steady_tick(Duration::from_millis(100));
-    bar
 }
 
 /// Runs the compiled reasoner of `game` (built if needed) with `args`.
@@ -139,7 +129,13 @@ pub(crate) fn stem(game: &Path) -> String {
 
 /// A spinner on stderr when stdout is a terminal and no JSON was asked for.
 pub(crate) fn progress(json: bool) -> ProgressBar {
-    if json || !std::io::stdout().is_terminal() {
+    spinner(!json && std::io::stdout().is_terminal())
+}
+
+/// A spinner on stderr showing its message and the time elapsed, if
+/// `shown`; else a hidden one.
+fn spinner(shown: bool) -> ProgressBar {
+    if !shown {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new_spinner();
