@@ -657,6 +657,34 @@ pub fn fluent_tests(words: &[u64], tests: &[u32]) -> bool {
     true
 }
 
+/// Bits of a board cell ([`fill_board`]) that hold the content number.
+pub const CONTENT_BITS: u32 = 5;
+
+/// Fills `board`, a board's contents per square (bit `c` of square `s`:
+/// content `c` is there), from the state `words`: each fluent `first + i`
+/// that holds sets the content `cells[i] & 31` of the square `cells[i] >>
+/// 5`. A square holding two contents has two bits, so the board says
+/// exactly what the fluents say.
+#[inline]
+pub fn fill_board<C: Table<u32> + ?Sized>(board: &mut [u32], words: &[u64], first: u32, cells: &C) {
+    let cells = cells.table();
+    board.fill(0);
+    for f in ones(words, first, first + cells.len() as u32) {
+        let cell = cells[(f - first) as usize];
+        board[(cell >> CONTENT_BITS) as usize] |= 1 << (cell & ((1 << CONTENT_BITS) - 1));
+    }
+}
+
+/// Whether the board test `test` — `[square, required, forbidden]`, each
+/// of the last two a set of contents — holds on `board`: the square holds
+/// every required content and no forbidden one. A ray table's fluent
+/// tests at one square of a board, as one load; `[0, !0, !0]` never holds.
+#[inline]
+pub fn board_tests(board: &[u32], test: &[u32]) -> bool {
+    let held = board[test[0] as usize];
+    held & test[1] == test[1] && held & test[2] == 0
+}
+
 /// ORs the fluents `lo <= f < hi` of the state `from` into `to` (bit `f`
 /// in word `f / 64`), except the fluents of the lists `excluded` (each
 /// ending at its first [`TESTS_END`]) that `to` does not hold already: a
@@ -960,6 +988,24 @@ mod tests {
         assert!(fluent_tests(&words, &[3 << 1, TESTS_END, 4 << 1]));
         assert!(fluent_tests(&words, &[]));
         assert!(!fluent_tests(&words, &[TESTS_FAIL, TESTS_END]));
+    }
+
+    #[test]
+    fn a_board_holds_each_squares_contents_and_answers_tests_at_a_square() {
+        // Fluents 10..14 are a board's cells: 10 = square 0 content 1,
+        // 11 = square 0 content 2, 12 = square 2 content 0, 13 = square 3
+        // content 1. Fluents 9, 10, 11 and 13 hold (9 is not the board's).
+        let cells = [1, 2, 2 << CONTENT_BITS, 3 << CONTENT_BITS | 1];
+        let words = [1u64 << 9 | 1 << 10 | 1 << 11 | 1 << 13];
+        let mut board = [7u32; 4];
+        fill_board(&mut board, &words, 10, &cells);
+        assert_eq!(board, [0b110, 0, 0, 0b10]);
+        // Square 0 holds 1 and 2, not 0; square 1 nothing.
+        assert!(board_tests(&board, &[0, 0b110, 0b1]));
+        assert!(!board_tests(&board, &[0, 0b10, 0b100]));
+        assert!(board_tests(&board, &[1, 0, 0b111]));
+        assert!(!board_tests(&board, &[1, 0b1, 0]));
+        assert!(!board_tests(&board, &[3, !0, !0]));
     }
 
     #[test]

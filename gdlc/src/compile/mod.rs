@@ -133,6 +133,7 @@ fn emit(c: &mut Compiled, arrays: Arrays) -> (String, Arrays) {
                     plans: &relational.plans,
                     top_down: &relational.top_down,
                     containers: &relational.containers,
+                    boards: &relational.boards,
                 },
                 tables: &mut relational.tables,
                 arrays,

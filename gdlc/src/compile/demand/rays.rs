@@ -21,7 +21,13 @@
 //! derived literal, a literal whose variables are unbound when it is
 //! reached, a square with two witnesses, a table over [`MAX_CELLS`] —
 //! leaves the walk to its step function.
+//!
+//! A rule's tests that are, on every square, tests of one board's
+//! fluents at one square ([`crate::compile::analyse::boards`]) become
+//! one board test per row: the square, the contents it must hold and
+//! those it must not (amazons' three `location` tests, one load).
 
+use crate::compile::analyse::boards::Boards;
 use crate::compile::analyse::domains::Domains;
 use crate::compile::program::{lookup_bound, matches, Atom, Class, Lit, Pat, Program, Rule};
 use crate::compile::relational::plan::Walk;
@@ -62,8 +68,9 @@ pub struct RayTable {
 
 /// One step rule's part of a ray table's row: its fluent tests (each `id
 /// << 1 | negated`, padded with [`TESTS_END`]; [`TESTS_FAIL`] where the
-/// rule never takes the step), then the values the kept inputs `equal`
-/// must have.
+/// rule never takes the step), or its board test (`[square, required,
+/// forbidden]`, `[0, !0, !0]` where it never does), then the values the
+/// kept inputs `equal` must have.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Section {
     /// The rule (index into [`Program::rules`]).
@@ -71,6 +78,8 @@ pub struct Section {
     /// The width of its tests; none when the rule takes the step from
     /// every square of the table unconditionally but for `equal`.
     pub tests: usize,
+    /// The board its tests read, when they are a board test.
+    pub board: Option<usize>,
     /// The kept inputs compared with the row's values, in order.
     pub equal: Vec<usize>,
 }
@@ -95,6 +104,7 @@ impl RayTable {
 pub fn ray_table(
     program: &Program,
     domains: &Domains,
+    boards: &Boards,
     walk: &Walk,
     forward: bool,
 ) -> Option<RayTable> {
@@ -147,7 +157,7 @@ pub fn ray_table(
             found.push((row, taken));
         }
     }
-    table(rules, key, outputs.len(), equal, found)
+    table(boards, rules, key, outputs.len(), equal, found)
 }
 
 /// The values at head position `k` under which some of `rules` may hold:
@@ -193,23 +203,34 @@ type Taken = (Vec<u32>, Vec<u32>);
 /// The ray table of the rows `found` (key and next square, then per rule
 /// its step if it may take it), within [`MAX_CELLS`].
 fn table(
+    boards: &Boards,
     rules: Vec<usize>,
     key: Vec<usize>,
     outputs: usize,
     equal: Vec<Vec<usize>>,
     found: Vec<(Vec<u32>, Vec<Option<Taken>>)>,
 ) -> Option<RayTable> {
+    let mut on_boards = Vec::with_capacity(rules.len());
     let sections: Vec<Section> = (rules.iter().zip(equal).enumerate())
         .map(|(i, (&rule, equal))| {
             let taken = || found.iter().map(|(_, t)| t[i].as_ref());
             let unconditional = taken().all(|t| t.is_some_and(|(tests, _)| tests.is_empty()));
             let widest = taken().flatten().map(|(tests, _)| tests.len()).max();
-            let tests = if unconditional {
-                0
-            } else {
-                widest.unwrap_or(0).max(1)
+            let on_board = (!unconditional)
+                .then(|| board_tests(boards, &found, i))
+                .flatten();
+            let (tests, board) = match &on_board {
+                _ if unconditional => (0, None),
+                Some((board, _)) => (BOARD_TEST, Some(*board)),
+                None => (widest.unwrap_or(0).max(1), None),
             };
-            Section { rule, tests, equal }
+            on_boards.push(on_board.map(|(_, rows)| rows));
+            Section {
+                rule,
+                tests,
+                board,
+                equal,
+            }
         })
         .collect();
     let width = key.len()
@@ -220,11 +241,15 @@ fn table(
     if found.len() * width > MAX_CELLS {
         return None;
     }
-    let rows = (found.into_iter())
-        .map(|(mut row, taken)| {
-            for (section, step) in sections.iter().zip(taken) {
+    let rows = (found.into_iter().enumerate())
+        .map(|(r, (mut row, taken))| {
+            let parts = sections.iter().zip(taken).zip(&on_boards);
+            for ((section, step), on_board) in parts {
                 let (mut tests, values) =
                     step.unwrap_or_else(|| (vec![TESTS_FAIL], vec![0; section.equal.len()]));
+                if let Some(board_rows) = on_board {
+                    tests = board_rows[r].to_vec();
+                }
                 tests.resize(section.tests, TESTS_END);
                 row.extend(tests);
                 row.extend(values);
@@ -238,6 +263,40 @@ fn table(
         outputs,
         sections,
     })
+}
+
+/// The width of a board test: square, required and forbidden contents.
+const BOARD_TEST: usize = 3;
+
+/// Rule `i`'s tests in `found` as board tests, when on every row they
+/// are tests of one board's fluents at one square: the board, and per
+/// row `[square, required, forbidden]` (`[0, !0, !0]` where the rule does
+/// not take the step).
+fn board_tests(
+    boards: &Boards,
+    found: &[(Vec<u32>, Vec<Option<Taken>>)],
+    i: usize,
+) -> Option<(usize, Vec<[u32; BOARD_TEST]>)> {
+    let mut board = None;
+    let rows = (found.iter())
+        .map(|(_, taken)| {
+            let Some((tests, _)) = &taken[i] else {
+                return Some([0, !0, !0]);
+            };
+            let mut test = [0; BOARD_TEST];
+            let mut square = None;
+            for &t in tests {
+                let (b, sq, content) = boards.cell(t >> 1)?;
+                if *board.get_or_insert(b) != b || *square.get_or_insert(sq) != sq {
+                    return None;
+                }
+                test[0] = sq;
+                test[1 + (t & 1) as usize] |= 1 << content;
+            }
+            Some(test)
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((board?, rows))
 }
 
 /// The key of the table: the changing inputs and the smallest set (by
@@ -594,7 +653,7 @@ mod tests {
             .flatten()
             .next()
             .expect("a walk");
-        let ray = ray_table(&c.program, &c.domains, &walk, true);
+        let ray = ray_table(&c.program, &c.domains, &relational.boards, &walk, true);
         let texts = c.domains.texts.clone();
         let id = move |text: &str| texts.iter().position(|t| t == text).expect("a term") as u32;
         (ray, id)
@@ -605,6 +664,37 @@ mod tests {
         (ray.rows.iter().find(|r| r[0] == from))
             .expect("a row")
             .clone()
+    }
+
+    /// [`RAY`] on a board: walls and rooks are contents of `cell`.
+    const BOARD: &str = "(init (cell 5 wall))\n(init (cell 9 rook))\n\
+        (<= (next (cell ?x ?c)) (true (cell ?x ?c)))\n\
+        (<= (open ?y) (sq ?y) (not (true (cell ?y wall))) (not (true (cell ?y rook))))\n";
+
+    #[test]
+    fn tests_of_one_boards_fluents_at_one_square_are_a_board_test() {
+        let rules = RAY.replace("(open ?y)", "(free ?y)");
+        let extra = BOARD.replace("open", "free");
+        let (ray, id) = table(&rules, &extra);
+        let ray = ray.expect("free reduces to fluent tests");
+        let section = &ray.sections[0];
+        assert_eq!((section.tests, section.board), (3, Some(0)));
+        // Each row: the square stepped onto, no content it must hold, the
+        // possible contents it must not.
+        let text = game(&rules, &extra);
+        let loaded = crate::load_bytes("t.kif".into(), text.clone().into()).expect("valid");
+        let c = analyze_with(&loaded, Strategy::Demand).expect("compiles");
+        let boards = &c.relational().expect("relation by relation").boards;
+        let cell = |fluent: &str| boards.boards[0].cell(id(fluent)).expect("on the board");
+        let (five, wall) = cell("(cell 5 wall)");
+        let (nine, rook) = cell("(cell 9 rook)");
+        assert_eq!(row(&ray, id("4")), [id("4"), id("5"), five, 0, 1 << wall]);
+        assert_eq!(row(&ray, id("8")), [id("8"), id("9"), nine, 0, 1 << rook]);
+        assert_eq!(row(&ray, id("1")), [id("1"), id("2"), 0, 0, 0]);
+        let code = generated_code(&text, Strategy::Demand);
+        let squashed: String = code.split_whitespace().collect();
+        assert!(squashed.contains("board_tests(&self.board_0,") && !code.contains("fluent_tests"));
+        assert!(code.contains("fill_board(&mut self.board_0"));
     }
 
     #[test]

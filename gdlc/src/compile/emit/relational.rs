@@ -10,13 +10,14 @@
 //! dynamic relation and evaluates, for the state it was last asked about,
 //! only the layers of the phase asked for.
 
+use crate::compile::analyse::boards::Boards;
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
 use crate::compile::emit::relational_layers::{
     field_types, layer_fns, memo_field, phase_roots, rel_field,
 };
-use crate::compile::emit::relational_rules::{rule_fns, RulesInput, FAMILIES};
+use crate::compile::emit::relational_rules::{board_field, rule_fns, RulesInput, FAMILIES};
 use crate::compile::emit::skeleton::{self, lit, phase_fns, GameParts, NewGame, RememberedState};
 use crate::compile::emit::table_lookups::Registered;
 use crate::compile::program::{Class, Program, RelId};
@@ -25,6 +26,7 @@ use crate::compile::relational::plan::{Table, Tables};
 use crate::ir::Phase;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
+use std::collections::BTreeSet;
 
 /// Everything code generation reads.
 pub struct Input<'a> {
@@ -50,6 +52,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         layers,
         top_down,
         containers,
+        boards,
         ..
     } = rules;
     let excluded = top_down.excluded();
@@ -110,6 +113,12 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         clear_state.extend(quote! { self.terms.clear(); });
         imports.extend(quote! { build_term, term_args, OpenTerms, });
     }
+    let board_cells = BoardCode::new(boards, &registered.boards_read(), &mut arrays).add_to(
+        &mut fields,
+        &mut inits,
+        &mut clear_state,
+        &mut imports,
+    );
     let RememberedState {
         fields: remembered_fields,
         inits: remembered_inits,
@@ -129,6 +138,7 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
         items: quote! {
             #(#table_items)*
             #(#index_items)*
+            #(#board_cells)*
         },
         fields: quote! { #remembered_fields #fields },
         new: NewGame {
@@ -164,6 +174,72 @@ fn families_module(families: &[TokenStream], lints: &TokenStream) -> TokenStream
             use super::*;
             #(#families)*
         }
+    }
+}
+
+/// The boards the rules read ([`crate::compile::analyse::boards`]): per
+/// board, a field of its contents in the current state, filled by `load`
+/// from the state's fluents through a static table of each fluent's cell
+/// (`BOARD_<b>`).
+struct BoardCode {
+    fields: TokenStream,
+    inits: TokenStream,
+    fill: TokenStream,
+    cells: Vec<TokenStream>,
+}
+
+impl BoardCode {
+    /// The code of the boards `read` among `boards`.
+    fn new(boards: &Boards, read: &BTreeSet<usize>, arrays: &mut Arrays) -> Self {
+        let mut code = BoardCode {
+            fields: TokenStream::new(),
+            inits: TokenStream::new(),
+            fill: TokenStream::new(),
+            cells: Vec::new(),
+        };
+        for &b in read {
+            let board = &boards.boards[b];
+            let field = board_field(b);
+            let table = format_ident!("BOARD_{b}");
+            let squares = Literal::usize_unsuffixed(board.squares());
+            let first = lit(board.first);
+            let n = Literal::usize_unsuffixed(board.cells.len());
+            let doc = format!(
+                " The contents of each square of board {b} in the current state (bit `c`: content `c`)."
+            );
+            code.fields.extend(quote! {
+                #[doc = #doc]
+                #field: [u32; #squares],
+            });
+            code.inits.extend(quote! { #field: [0; #squares], });
+            code.fill.extend(quote! {
+                fill_board(&mut self.#field, &self.current.0, #first, &#table);
+            });
+            code.cells.push(arrays.static_ints(
+                &table,
+                &quote! { #n },
+                board.cells.iter().copied(),
+            ));
+        }
+        code
+    }
+
+    /// Adds the boards' fields, initial values, filling (to `load`'s
+    /// clearing) and import to the module's; their cell tables.
+    fn add_to(
+        self,
+        fields: &mut TokenStream,
+        inits: &mut TokenStream,
+        load: &mut TokenStream,
+        imports: &mut TokenStream,
+    ) -> Vec<TokenStream> {
+        fields.extend(self.fields);
+        inits.extend(self.inits);
+        load.extend(self.fill);
+        if !self.cells.is_empty() {
+            imports.extend(quote! { fill_board, });
+        }
+        self.cells
     }
 }
 

@@ -6,6 +6,7 @@
 //! and the indexes, direct indexes, membership bitsets and pattern tables
 //! the loops use.
 
+use crate::compile::analyse::boards::Boards;
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::relational_layers::{field_types, layer_of, rel_field, Recursion};
@@ -43,6 +44,8 @@ pub struct RulesInput<'a> {
     pub top_down: &'a TopDown,
     /// The container of every relation.
     pub containers: &'a [Container],
+    /// The boards among the fluents.
+    pub boards: &'a Boards,
 }
 
 /// The functions evaluating the rules of `plans` (per rule `rule_<r>`, and
@@ -63,6 +66,7 @@ pub fn rule_fns(
         plans,
         top_down,
         containers,
+        boards,
     } = *input;
     let excluded = top_down.excluded();
     let mut rules = Vec::new();
@@ -83,7 +87,7 @@ pub fn rule_fns(
             .collect();
         for delta in variants {
             let lookups = TableLookups { tables, registered };
-            let mut g = RuleGen::new(program, domains, plan, lookups, &layer_of);
+            let mut g = RuleGen::new(program, domains, boards, plan, lookups, &layer_of);
             g.delta = delta;
             g.own_layer = own_layer;
             g.next_bits = containers[program.rules[plan.rule].head.rel] == Container::NextBits;
@@ -147,10 +151,17 @@ enum Mode {
     },
 }
 
+/// The field of the `Game` holding board `b`'s contents in the current
+/// state.
+pub fn board_field(b: usize) -> Ident {
+    format_ident!("board_{b}")
+}
+
 /// Generates the nested loops of one rule.
 struct RuleGen<'a> {
     program: &'a Program,
     domains: &'a Domains,
+    boards: &'a Boards,
     plan: &'a RulePlan,
     bound: Vec<bool>,
     /// Labels of the enclosing loops, outermost first.
@@ -204,6 +215,7 @@ impl<'a> RuleGen<'a> {
     fn new(
         program: &'a Program,
         domains: &'a Domains,
+        boards: &'a Boards,
         plan: &'a RulePlan,
         lookups: TableLookups<'a>,
         layer_of: &'a [Option<usize>],
@@ -212,6 +224,7 @@ impl<'a> RuleGen<'a> {
         RuleGen {
             program,
             domains,
+            boards,
             plan,
             bound: vec![false; rule.vars.len()],
             loops: Vec::new(),

@@ -4,6 +4,7 @@
 //! direct indexes and membership bitsets made for that, and the tables
 //! that take compound terms apart.
 
+use crate::compile::analyse::boards::Boards;
 use crate::compile::analyse::domains::Domains;
 use crate::compile::demand::rays::{self, RayTable};
 use crate::compile::emit::arrays::Arrays;
@@ -15,6 +16,7 @@ use gdl_runtime::support::box_slot;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
 
 /// Most slots of a direct index.
 pub const MAX_OFFSETS: usize = 1 << 16;
@@ -55,6 +57,12 @@ impl Registered {
     pub fn ray_table_indexes(&self) -> Vec<usize> {
         let tables = self.ray_tables.values().flatten().map(|&(_, t)| t);
         tables.collect()
+    }
+
+    /// The boards the ray tables' tests read, in order.
+    pub fn boards_read(&self) -> BTreeSet<usize> {
+        let sections = (self.ray_tables.values().flatten()).flat_map(|(ray, _)| &ray.sections);
+        sections.filter_map(|s| s.board).collect()
     }
 
     /// The direct indexes and membership bitsets the rules use, as statics.
@@ -257,13 +265,14 @@ impl TableLookups<'_> {
         &mut self,
         program: &Program,
         domains: &Domains,
+        boards: &Boards,
         walk: &Walk,
         forward: bool,
     ) -> Option<(RayTable, usize)> {
         let found = (self.registered.ray_tables)
             .entry((walk.step, forward))
             .or_insert_with(|| {
-                let ray = rays::ray_table(program, domains, walk, forward)?;
+                let ray = rays::ray_table(program, domains, boards, walk, forward)?;
                 let table = self.tables.add(Table {
                     columns: ray.width(),
                     rows: ray.rows.clone(),

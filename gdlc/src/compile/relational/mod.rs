@@ -16,8 +16,10 @@ pub mod plan;
 pub mod tables;
 pub mod top_down;
 
+use crate::compile::analyse::boards::{self, Boards};
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{self, Layers};
+use crate::compile::analyse::sorts;
 use crate::compile::demand;
 use crate::compile::error::CompileError;
 use crate::compile::program::{Lit, Pat, Program, RelId};
@@ -45,6 +47,8 @@ pub struct Relational {
     /// size: the body literals of its program and of the all-bottom-up
     /// one, which was built instead.
     pub declined: Option<(usize, usize)>,
+    /// The boards among the fluents, which the walks' ray tables read.
+    pub boards: Boards,
 }
 
 /// Body literals of the rewritten program past which the demand
@@ -149,6 +153,7 @@ fn build_as(
     fuse::fuse(&mut plans, &mut tables);
     top_down.remembered = demand::repeated_asks(program, &plans, &top_down.asked);
     let containers = containers::choose(program, domains, &layers);
+    let boards = boards::find(program, domains, &sorts::compute(program, domains));
     let relational = Relational {
         inlined,
         adorned,
@@ -157,6 +162,7 @@ fn build_as(
         tables,
         top_down,
         declined: None,
+        boards,
     };
     Ok((relational, layers))
 }

@@ -88,7 +88,14 @@ pub(super) fn given_body(
     mode: Mode,
     positions: &[usize],
 ) -> TokenStream {
-    let mut g = RuleGen::new(input.program, input.domains, plan, lookups, layer_of);
+    let mut g = RuleGen::new(
+        input.program,
+        input.domains,
+        input.boards,
+        plan,
+        lookups,
+        layer_of,
+    );
     g.mode = mode;
     let given = g.match_given(positions);
     let steps = g.steps(0);

@@ -4,7 +4,7 @@
 //! (`compile::demand::rays`) or, for a walk without one, calling a
 //! function that finds it from a square.
 
-use super::{asks, syn_label, Mode, RuleGen, RulesInput};
+use super::{asks, board_field, syn_label, Mode, RuleGen, RulesInput};
 use crate::compile::demand::rays::RayTable;
 use crate::compile::emit::table_lookups::{Registered, TableLookups};
 use crate::compile::program::{Atom, RelId};
@@ -44,7 +44,7 @@ pub(super) fn step_fns(
     for (r, walk, forward) in taken {
         let mut lookups = TableLookups { tables, registered };
         if lookups
-            .ray_table(program, input.domains, &walk, forward)
+            .ray_table(program, input.domains, input.boards, &walk, forward)
             .is_some()
         {
             continue;
@@ -145,7 +145,8 @@ impl RuleGen<'_> {
             .chain(kept)
             .collect();
         let fail = quote! { break #label; };
-        let step = match (self.lookups).ray_table(self.program, self.domains, walk, forward) {
+        let ray = (self.lookups).ray_table(self.program, self.domains, self.boards, walk, forward);
+        let step = match ray {
             Some((ray, table)) => {
                 let (step, next) = ray_step(&mut self.lookups, &ray, table, &args, &fail);
                 quote! {
@@ -202,8 +203,14 @@ fn ray_step(
     let rules = (ray.sections.iter().enumerate()).map(|(i, section)| {
         let at = ray.offset(i);
         let (from, to) = (len(at), len(at + section.tests));
-        let tests = (section.tests > 0).then(|| {
-            quote! { ::gdl_runtime::support::fluent_tests(&self.current.0, &row[#from..#to]) }
+        let tests = (section.tests > 0).then(|| match section.board {
+            Some(b) => {
+                let board = board_field(b);
+                quote! { ::gdl_runtime::support::board_tests(&self.#board, &row[#from..#to]) }
+            }
+            None => {
+                quote! { ::gdl_runtime::support::fluent_tests(&self.current.0, &row[#from..#to]) }
+            }
         });
         let equal = section.equal.iter().enumerate().map(|(e, &j)| {
             let (input, value) = (&inputs[j], len(at + section.tests + e));

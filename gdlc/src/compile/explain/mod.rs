@@ -4,8 +4,9 @@
 //! Both outputs are deterministic: everything is listed in the order of
 //! the compiler's own ids (relations, layers, rules, tables).
 
+mod analyses;
+
 use crate::compile::analyse::layers::Layers;
-use crate::compile::analyse::sorts::{self, Position, Sort};
 use crate::compile::compiled::{Compiled, Evaluation};
 use crate::compile::demand::rays::ray_table;
 use crate::compile::error::NotIncremental;
@@ -18,6 +19,7 @@ use crate::compile::relational::plan::{RulePlan, Step, Tables, TopDown, Walk};
 use crate::compile::relational::Relational;
 use crate::graph::Polarity;
 use crate::ir::written_name;
+use analyses::{boards, sorts};
 use petgraph::visit::EdgeRef;
 use std::fmt::Write as _;
 
@@ -59,6 +61,7 @@ pub fn report(c: &Compiled, game: &str) -> String {
             }
             relations(&mut out, c);
             sorts(&mut out, c);
+            boards(&mut out, c, relational);
             layers(&mut out, &c.program, &c.layers);
             plans(&mut out, c, relational);
             tables(&mut out, &relational.tables);
@@ -323,15 +326,17 @@ fn top_down(out: &mut String, c: &Compiled, top_down: &TopDown) {
 /// step function.
 fn ray_text(c: &Compiled, walk: &Walk, forward: bool) -> String {
     let direction = if forward { "forward" } else { "backward" };
-    let Some(ray) = ray_table(&c.program, &c.domains, walk, forward) else {
+    let boards = &c.relational().expect("walks are relational").boards;
+    let Some(ray) = ray_table(&c.program, &c.domains, boards, walk, forward) else {
         return format!("{direction}: a step function (its rules planned)");
     };
     let rules: Vec<String> = (ray.sections.iter())
         .map(|s| {
-            let tests = match s.tests {
-                0 => "no test".to_string(),
-                1 => "1 fluent test".to_string(),
-                n => format!("{n} fluent tests"),
+            let tests = match (s.tests, s.board) {
+                (0, _) => "no test".to_string(),
+                (_, Some(b)) => format!("a board test (board {b})"),
+                (1, None) => "1 fluent test".to_string(),
+                (n, None) => format!("{n} fluent tests"),
             };
             let equal = if s.equal.is_empty() {
                 String::new()
@@ -405,66 +410,6 @@ pub fn dot(c: &Compiled, game: &str) -> String {
     }
     out.push_str("}\n");
     out
-}
-
-/// The sorts of more than one position or with an order: each one's
-/// values (the first few), the relations that order it, its positions.
-fn sorts(out: &mut String, c: &Compiled) {
-    let p = &c.program;
-    let all = sorts::compute(p, &c.domains);
-    let shown: Vec<&Sort> = (all.sorts.iter())
-        .filter(|s| s.positions.len() > 1 || !s.orders.is_empty())
-        .collect();
-    let _ = writeln!(
-        out,
-        "sorts: {} of the argument positions that exchange values ({} shown: more than one position, or ordered); each numbered from 0",
-        all.sorts.len(),
-        shown.len()
-    );
-    for (i, sort) in shown.iter().enumerate() {
-        let texts = |values: &[u32]| -> String {
-            let mut t: Vec<String> = values.iter().take(8).map(|&v| p.store.text(v)).collect();
-            if values.len() > 8 {
-                t.push("...".into());
-            }
-            t.join(" ")
-        };
-        let values = if sort.open {
-            "terms built at run time".to_string()
-        } else {
-            format!("{} values ({})", sort.values.len(), texts(&sort.values))
-        };
-        let orders: Vec<String> = (sort.orders.iter())
-            .map(|o| {
-                let covered = o.chain.len();
-                format!(
-                    "ordered by {} ({covered} in a chain: {})",
-                    relation_name(p, o.relation),
-                    texts(&o.chain)
-                )
-            })
-            .collect();
-        let positions: Vec<String> = sort
-            .positions
-            .iter()
-            .map(|&q| position_text(p, q))
-            .collect();
-        let _ = writeln!(out, "  sort {i}: {values}");
-        for order in orders {
-            let _ = writeln!(out, "    {order}");
-        }
-        let _ = writeln!(out, "    at {}", positions.join(", "));
-    }
-}
-
-/// A position as `rel/2 arg 1` or `(cell/3) arg 1`, counted from 1.
-fn position_text(p: &Program, position: Position) -> String {
-    match position {
-        Position::Arg(r, i) => format!("{} arg {}", relation_name(p, r), i + 1),
-        Position::Field(f, n, j) => {
-            format!("({}/{n}) arg {}", p.store.symbol_name(f), j + 1)
-        }
-    }
 }
 
 /// A DOT string literal.
