@@ -171,3 +171,29 @@ fn next_goes_straight_into_the_next_states_bits() {
     let next = next.unwrap_or_else(|| panic!("no next/1 in:\n{}", run.stdout));
     assert!(next.contains("NextBits (streamed"), "{next}");
 }
+
+/// Amazons' moves are walked out from the amazons: no plan scans the
+/// empty cells to walk back from each (the walk's estimate is a line's
+/// squares, not every pair of them), nor starts `legalMove` from the
+/// exits' `++` pairs, after which the walk lacks its column. Its rays
+/// test `emptyCell`'s three `location` fluents as one board test.
+#[test]
+fn amazons_walks_out_from_the_amazons_over_a_board() {
+    let Some(dir) = shared("games") else {
+        println!("skipped: ../shared/games is absent");
+        return;
+    };
+    let path = dir.join("games/amazons.kif");
+    let run = gdlc(&["explain", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(!out.contains("loop  scan emptycell"), "{out}");
+    assert!(
+        out.contains("board 0: location/3, content at arg 3 (arrow black white), squares 10 × 10 = 100; read by the walks' ray tables"),
+        "{out}"
+    );
+    assert!(out.contains("rule 93: a board test (board 0)"), "{out}");
+    let legal_move = out.find("-> legalmove/1").expect("legalMove's plans");
+    let first = out[legal_move..].lines().nth(2).expect("a first step");
+    assert!(first.contains("walks the state's set bits"), "{first}");
+}

@@ -13,7 +13,7 @@
 //! rows by binary search and never takes a term apart.
 
 use crate::compile::analyse::domains::Domains;
-use crate::compile::program::{matches, Atom, Class, Lit, Pat, Program};
+use crate::compile::program::{matches, Atom, Class, Lit, Pat, Program, Rule};
 use crate::ir::terms::{SymId, TermId};
 use rustc_hash::FxHashMap;
 
@@ -359,6 +359,11 @@ fn plan_rule(
         .map(|(l, (m, s))| (l, s.as_ref(), m.as_ref()))
         .collect();
     let walking = (rule.body.iter()).any(|l| matches!(l, Lit::Pos(a) if walks[a.rel].is_some()));
+    let all_stats: Vec<(&Lit, Option<&Stats>)> = pending.iter().map(|&(l, s, _)| (l, s)).collect();
+    let stats_of = |l: &Lit| {
+        let found = all_stats.iter().find(|(m, _)| std::ptr::eq(*m, l));
+        found.and_then(|&(_, s)| s)
+    };
     let mut steps = Vec::new();
     let head_vars = rule.head.vars();
     let mut head_bound_after = if head_vars.is_empty() { 0 } else { usize::MAX };
@@ -387,12 +392,22 @@ fn plan_rule(
             && pending
                 .iter()
                 .any(|(l, s, _)| s.is_some() && connected(l, &bound));
+        // Starting beside a walk, a static literal after which no walk can
+        // step waits while another makes one step (amazons' `legalMove`:
+        // from the amazons, not from the exits' `++` pairs, after which
+        // the walk still lacks its column).
+        let starting = walking && !bound.iter().any(|&b| b);
+        let exit = |a: &Atom| program.class[a.rel] == Class::Static && a.rel != program.true_rel;
+        let opening = starting
+            && (pending.iter()).any(|(l, s, _)| s.is_some() && opens_walk(rule, walks, l, &bound));
         let weight = |l: &Lit, bound: &[bool]| match l {
             Lit::Pos(a) if apart && !a.args.is_empty() && !connected(l, bound) => 1e6,
+            Lit::Pos(a) if opening && exit(a) && !opens_walk(rule, walks, l, bound) => 1e6,
             Lit::Pos(a) if asked[a.rel] && a.vars().iter().any(|&v| !bound[v]) => 1e12,
             Lit::Pos(a) if walks[a.rel].is_some_and(|w| walk_direction(&w, a, bound).is_none()) => {
                 1e12
             }
+            Lit::Pos(a) if walks[a.rel].is_some() => walk_weight(c, a, stats_of(l), bound),
             _ if answers_left && recursive(l) => 0.25,
             _ => 1.0,
         };
@@ -421,6 +436,38 @@ fn plan_rule(
         steps,
         head_bound_after,
         walk_step: None,
+    })
+}
+
+/// The weight of a literal `atom` of `walk` that can step from what is
+/// `bound`: its estimate from the relaxed reach facts counts every pair
+/// of squares of a line (negation dropped), where a walk from one end
+/// yields the squares of one ray, at most the values of one of its
+/// outputs (a ray changes a file, a rank or both at each step), so the
+/// weight brings the estimate down to that. Binding the far end first
+/// would leave a walk per candidate to check it (amazons' arrows: every
+/// empty cell of the line, each walked back to the queen).
+fn walk_weight(c: &Context<'_>, atom: &Atom, stats: Option<&Stats>, bound: &[bool]) -> f64 {
+    let (Some(walk), Some(stats)) = (&c.walks[atom.rel], stats) else {
+        return 1.0;
+    };
+    let Some(forward) = walk_direction(walk, atom, bound) else {
+        return 1.0;
+    };
+    let (_, outputs) = walk.positions(forward);
+    let sizes = outputs.iter().map(|&k| c.domains.size(atom.rel, k));
+    let ray = sizes.max().unwrap_or(1).max(1) as f64;
+    let lit = Lit::Pos(atom.clone());
+    (ray / estimate(stats, &lit, bound)).min(1.0)
+}
+
+/// Whether some walk of `rule` can step once `lit`'s variables are bound
+/// besides `bound`.
+fn opens_walk(rule: &Rule, walks: &[Option<Walk>], lit: &Lit, bound: &[bool]) -> bool {
+    let mut after = bound.to_vec();
+    lit.vars().into_iter().for_each(|v| after[v] = true);
+    (rule.body.iter()).any(|l| {
+        matches!(l, Lit::Pos(a) if walks[a.rel].is_some_and(|w| walk_direction(&w, a, &after).is_some()))
     })
 }
 
