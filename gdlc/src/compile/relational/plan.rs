@@ -439,7 +439,7 @@ fn plan_rule(
     })
 }
 
-/// The weight of a literal `atom` of `walk` that can step from what is
+/// The weight of a literal `atom` of a walk that can step from what is
 /// `bound`: its estimate from the relaxed reach facts counts every pair
 /// of squares of a line (negation dropped), where a walk from one end
 /// yields the squares of one ray, at most the values of one of its
