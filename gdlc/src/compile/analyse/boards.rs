@@ -181,7 +181,8 @@ fn board(
     };
     let mut initial = FxHashSet::default();
     for &t in &program.init {
-        if fluents.contains(&t) && !initial.insert(square(t)?) {
+        let of_symbol = matches!(program.store.data(t), TermData::Func(s, a) if s == symbol && a.len() == arity);
+        if of_symbol && !initial.insert(square(t)?) {
             return None;
         }
     }

@@ -407,7 +407,7 @@ fn plan_rule(
             Lit::Pos(a) if walks[a.rel].is_some_and(|w| walk_direction(&w, a, bound).is_none()) => {
                 1e12
             }
-            Lit::Pos(a) if walks[a.rel].is_some() => walk_weight(c, a, stats_of(l), bound),
+            Lit::Pos(a) if walks[a.rel].is_some() => walk_weight(c, l, stats_of(l), bound),
             _ if answers_left && recursive(l) => 0.25,
             _ => 1.0,
         };
@@ -439,7 +439,7 @@ fn plan_rule(
     })
 }
 
-/// The weight of a literal `atom` of a walk that can step from what is
+/// The weight of a literal `lit` of a walk that can step from what is
 /// `bound`: its estimate from the relaxed reach facts counts every pair
 /// of squares of a line (negation dropped), where a walk from one end
 /// yields the squares of one ray, at most the values of one of its
@@ -447,7 +447,10 @@ fn plan_rule(
 /// weight brings the estimate down to that. Binding the far end first
 /// would leave a walk per candidate to check it (amazons' arrows: every
 /// empty cell of the line, each walked back to the queen).
-fn walk_weight(c: &Context<'_>, atom: &Atom, stats: Option<&Stats>, bound: &[bool]) -> f64 {
+fn walk_weight(c: &Context<'_>, lit: &Lit, stats: Option<&Stats>, bound: &[bool]) -> f64 {
+    let Lit::Pos(atom) = lit else {
+        return 1.0;
+    };
     let (Some(walk), Some(stats)) = (&c.walks[atom.rel], stats) else {
         return 1.0;
     };
@@ -457,8 +460,7 @@ fn walk_weight(c: &Context<'_>, atom: &Atom, stats: Option<&Stats>, bound: &[boo
     let (_, outputs) = walk.positions(forward);
     let sizes = outputs.iter().map(|&k| c.domains.size(atom.rel, k));
     let ray = sizes.max().unwrap_or(1).max(1) as f64;
-    let lit = Lit::Pos(atom.clone());
-    (ray / estimate(stats, &lit, bound)).min(1.0)
+    (ray / estimate(stats, lit, bound)).min(1.0)
 }
 
 /// Whether some walk of `rule` can step once `lit`'s variables are bound
