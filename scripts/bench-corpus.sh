@@ -21,10 +21,10 @@ games=("$@")
 if [ ${#games[@]} -eq 0 ]; then
   mapfile -t games < <(ls "$GAMES" | sed -n 's/\.kif$//p')
 fi
-"$GDLC" "$GAMES/ticTacToe.kif" -o "$OUT/.runtime-warmup" > /dev/null
+"$GDLC" "$GAMES/ticTacToe.kif" -o "$OUT/.runtime-warmup" --runtime-path "$PWD/runtime" > /dev/null
 (cd "$OUT/.runtime-warmup" && cargo build --release -q) >&2
 for g in "${games[@]}"; do
-  s=$(date +%s.%N); "$GDLC" "$GAMES/$g.kif" -o "$OUT/$g" > "$OUT/$g.gen.log" 2>&1; rc=$?; e=$(date +%s.%N)
+  s=$(date +%s.%N); "$GDLC" "$GAMES/$g.kif" -o "$OUT/$g" --runtime-path "$PWD/runtime" > "$OUT/$g.gen.log" 2>&1; rc=$?; e=$(date +%s.%N)
   gen=$(echo "$e - $s" | bc)
   s=$(date +%s.%N); (cd "$OUT/$g" && cargo build --release > "$OUT/$g.build.log" 2>&1); brc=$?; e=$(date +%s.%N)
   build=$(echo "$e - $s" | bc)

@@ -8,8 +8,9 @@
 # machine is noisy), followed by the speed ratio b/a of the fastest runs
 # and of the medians (GNU time, /usr/bin/time). Needs ../shared beside
 # the checkout.
-# RUNTIME_A / RUNTIME_B build a side's crates against another copy of the
-# runtime crate (to compare runtime changes with one gdlc); RUSTFLAGS_A /
+# Each crate carries the runtime of the gdlc that wrote it (built once per
+# game). RUNTIME_A / RUNTIME_B build a side's crates against another copy
+# of the runtime crate (to compare runtime changes with one gdlc); RUSTFLAGS_A /
 # RUSTFLAGS_B build a side with those flags (e.g. `-C target-cpu=native`,
 # to measure what native code buys with one gdlc). STRATEGY_A /
 # STRATEGY_B pass `--strategy` to a side's gdlc (e.g. `relational`

@@ -13,7 +13,7 @@ OUT=$PWD/target/compare-strategies
 STRATEGIES=${STRATEGIES:-auto relational}
 for g in "$@"; do
   for s in $STRATEGIES; do
-    "$GDLC" "../shared/games/$g.kif" -o "$OUT/$s/$g" --strategy "$s" > /dev/null
+    "$GDLC" "../shared/games/$g.kif" -o "$OUT/$s/$g" --runtime-path "$PWD/runtime" --strategy "$s" > /dev/null
     (cd "$OUT/$s/$g" && CARGO_TARGET_DIR="$OUT/target-$s" cargo build --release > /dev/null 2>&1)
   done
   bin=$(grep '^name' "$OUT/auto/$g/Cargo.toml" | cut -d'"' -f2)

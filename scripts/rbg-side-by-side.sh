@@ -38,7 +38,7 @@ printf '| game | RBG states/s | gdlc states/s | gdlc / RBG |\n| --- | --- | --- 
 for pair in "$@"; do
   rbg=${pair%%:*}
   game=${pair#*:}
-  "$GDLC" "../shared/games/$game.kif" -o "$OUT/$game" > /dev/null || { echo "$game: gdlc failed" >&2; continue; }
+  "$GDLC" "../shared/games/$game.kif" -o "$OUT/$game" --runtime-path "$PWD/runtime" > /dev/null || { echo "$game: gdlc failed" >&2; continue; }
   (cd "$OUT/$game" && CARGO_TARGET_DIR="$OUT/target" cargo build --release -q) || { echo "$game: build failed" >&2; continue; }
   bin=$OUT/target/release/$(grep '^name' "$OUT/$game/Cargo.toml" | cut -d'"' -f2)
   rates_rbg=()

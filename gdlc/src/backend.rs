@@ -30,7 +30,8 @@
 
 use crate::compile::Strategy;
 use crate::output::{
-    crate_files, fnv1a64, write_crate, write_if_changed, CrateFiles, Error as OutputError, VERSION,
+    crate_files, fnv1a64, write_crate, write_if_changed, CrateFiles, Error as OutputError, Runtime,
+    VERSION,
 };
 use crate::Loaded;
 use std::path::{Path, PathBuf};
@@ -198,7 +199,13 @@ impl Cache {
         let (files, generated) = match recorded {
             Some(files) => (files, false),
             None => {
-                let files = crate_files(loaded, &package, game, &runtime, Strategy::Auto)?;
+                let files = crate_files(
+                    loaded,
+                    &package,
+                    game,
+                    Runtime::At(&runtime),
+                    Strategy::Auto,
+                )?;
                 write_crate(&dir, &files)?;
                 if let Some(head) = generator {
                     write_if_changed(&dir.join(RECORD), record(head, &files).as_bytes())?;

@@ -53,13 +53,23 @@ pub fn cache_root() -> Option<PathBuf> {
         .or_else(|| var("HOME").map(|d| d.join(".cache/gdlc")))
 }
 
+/// The runtime crate's files as gdlc carries them: path in the crate and
+/// text, its manifest first.
+pub fn runtime_files() -> Vec<(&'static str, String)> {
+    let mut files = vec![("Cargo.toml", gdl_runtime::sources::manifest())];
+    files.extend(
+        gdl_runtime::sources::FILES
+            .iter()
+            .map(|&(path, text)| (path, text.to_string())),
+    );
+    files
+}
+
 /// Writes the runtime's sources under `root`, in a folder named after
 /// the runtime's version and the hash of its files (files already there
 /// with the same content are left alone), and returns that folder.
 pub fn write_runtime(root: &Path) -> Result<PathBuf, Error> {
-    let manifest = gdl_runtime::sources::manifest();
-    let mut files = vec![("Cargo.toml", manifest.as_str())];
-    files.extend(gdl_runtime::sources::FILES.iter().copied());
+    let files = runtime_files();
     let mut all = Vec::new();
     for (path, text) in &files {
         all.extend_from_slice(path.as_bytes());

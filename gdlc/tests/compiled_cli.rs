@@ -56,19 +56,47 @@ fn counts(text: &str) -> Vec<&str> {
     lines[..lines.len().saturating_sub(1)].to_vec()
 }
 
+/// `gdlc GAME -o DIR` with its arguments `args` after the game and the
+/// folder, the crate depending on the checkout's runtime, so that the
+/// crates the tests build share one build of it.
+fn emit_sharing_the_runtime(game: &str, dir: &Path, args: &[&str]) -> Run {
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let (dir, runtime) = (dir.to_str().unwrap(), runtime.to_str().unwrap());
+    let mut all = vec![game, "-o", dir, "--runtime-path", runtime];
+    all.extend_from_slice(args);
+    gdlc_cached(&all)
+}
+
+/// By default the crate carries the runtime (`gdl-runtime/`) and names no
+/// path outside its folder: moved elsewhere, it builds and counts like the
+/// interpreter. It is built inside the gdlc workspace's folder: it must be
+/// its own workspace.
 #[test]
-fn an_emitted_crate_builds_and_counts_like_the_interpreter() {
+fn an_emitted_crate_stands_alone_and_counts_like_the_interpreter() {
     let Some(cargo) = cargo() else { return };
-    // Inside the gdlc workspace's folder: the crate must be its own workspace.
-    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
-    std::fs::create_dir_all(&parent).unwrap();
-    let dir = tempfile::tempdir_in(&parent).unwrap();
-    let out = dir.path().join("crate");
+    // A fixed place, so that each run replaces the runtime build of the
+    // last in the tests' shared target folder.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/standalone-crate");
+    let (written, out) = (root.join("written"), root.join("moved"));
+    for dir in [&written, &out] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
     let run = gdlc_cached(&[&project_game("tictactoe")]);
     assert_eq!(run.code, 2, "GAME without -o is a usage error");
-    let run = gdlc_cached(&[&project_game("tictactoe"), "-o", out.to_str().unwrap()]);
+    let run = gdlc_cached(&[&project_game("tictactoe"), "-o", written.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("crate `tictactoe`"), "{}", run.stdout);
+    std::fs::rename(&written, &out).unwrap();
+    let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("gdl-runtime = { path = \"gdl-runtime\" }"),
+        "{manifest}"
+    );
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    for file in ["Cargo.toml", "gdl-runtime/Cargo.toml"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(!text.contains(checkout.to_str().unwrap()), "{file}: {text}");
+    }
     let binary = build(&cargo, &out, "tictactoe");
     let ours: Run = Command::new(&binary)
         .args(["perft", "--depth", "5", "--json"])
@@ -263,7 +291,14 @@ fn emitting_twice_gives_the_same_bytes() {
         let run = gdlc_cached(&[&project_game("connectfour"), "-o", out.to_str().unwrap()]);
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
-    for file in ["Cargo.toml", "src/lib.rs", "src/main.rs"] {
+    let carried = gdlc::runtime_copy::runtime_files();
+    let runtime = carried.iter().map(|(f, _)| format!("gdl-runtime/{f}"));
+    let files: Vec<String> = ["Cargo.toml", "src/lib.rs", "src/main.rs"]
+        .map(String::from)
+        .into_iter()
+        .chain(runtime)
+        .collect();
+    for file in &files {
         let read = |d: &Path| std::fs::read(d.join(file)).unwrap();
         assert!(read(&a) == read(&b), "{file} differs between two runs");
     }
@@ -272,11 +307,8 @@ fn emitting_twice_gives_the_same_bytes() {
         .modified()
         .unwrap();
     let run = gdlc_cached(&[&project_game("connectfour"), "-o", a.to_str().unwrap()]);
-    assert!(
-        run.stdout.contains("(0 of 3 files changed)"),
-        "{}",
-        run.stdout
-    );
+    let unchanged = format!("(0 of {} files changed)", files.len());
+    assert!(run.stdout.contains(&unchanged), "{}", run.stdout);
     let after = std::fs::metadata(a.join("src/lib.rs"))
         .unwrap()
         .modified()
@@ -373,7 +405,7 @@ fn a_factored_walk_counts_like_the_interpreter() {
         explain.stdout
     );
     let out = dir.path().join("crate");
-    let run = gdlc_cached(&[p, "-o", out.to_str().unwrap(), "--strategy", "relational"]);
+    let run = emit_sharing_the_runtime(p, &out, &["--strategy", "relational"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let binary = build(&cargo, &out, "line");
     let reference = perft_like_interpreter(&binary, p, "3");
@@ -401,7 +433,7 @@ fn a_next_rule_that_never_fires_builds_and_counts_like_the_interpreter() {
     let p = path.to_str().unwrap();
     for strategy in ["relational", "demand"] {
         let out = dir.path().join(strategy);
-        let run = gdlc_cached(&[p, "-o", out.to_str().unwrap(), "--strategy", strategy]);
+        let run = emit_sharing_the_runtime(p, &out, &["--strategy", strategy]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         let binary = build(&cargo, &out, "never");
         perft_like_interpreter(&binary, p, "3");
@@ -432,7 +464,7 @@ fn a_crate_with_a_data_file_builds_and_plays() {
     let path = dir.path().join("counter.kif");
     std::fs::write(&path, counter_game()).unwrap();
     let out = dir.path().join("crate");
-    let run = gdlc_cached(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let run = emit_sharing_the_runtime(path.to_str().unwrap(), &out, &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(out.join("src/tables.bin").exists());
     let binary = build(&cargo, &out, "counter");
@@ -688,7 +720,7 @@ fn lists_built_at_run_time_count_as_by_hand_and_trace_like_the_interpreter() {
     std::fs::write(&path, paths_game()).unwrap();
     let p = path.to_str().unwrap();
     let out = dir.path().join("crate");
-    let run = gdlc_cached(&[p, "-o", out.to_str().unwrap()]);
+    let run = emit_sharing_the_runtime(p, &out, &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let binary = build(&cargo, &out, "paths");
     let run = |args: &[&str]| -> Run { Command::new(&binary).args(args).output().unwrap().into() };

@@ -13,7 +13,7 @@
 //! (a message says so).
 
 use gdlc::compile::Strategy;
-use gdlc::output::{crate_files, package_name};
+use gdlc::output::{crate_files, package_name, Runtime};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,7 +87,13 @@ fn game_lines(label: &str, path: &Path) -> Vec<String> {
     let package = package_name(&stem);
     let mut lines = Vec::new();
     for (name, strategy) in STRATEGIES {
-        match crate_files(&loaded, &package, &stem, Path::new(RUNTIME), strategy) {
+        match crate_files(
+            &loaded,
+            &package,
+            &stem,
+            Runtime::At(Path::new(RUNTIME)),
+            strategy,
+        ) {
             Ok(files) => {
                 for (file, content) in &files.files {
                     lines.push(format!("{label} {name} {file} {}", sha256(content)));

@@ -17,8 +17,10 @@ pub(crate) struct Emit {
     /// The folder of the crate to write (created if needed).
     #[arg(short, long, value_name = "DIR", required = true)]
     output: Option<PathBuf>,
-    /// The runtime crate (gdl-runtime) the crate depends on [default: the
-    /// runtime of the checkout this gdlc was built from].
+    /// The folder of a runtime crate (gdl-runtime) for the crate to depend
+    /// on by absolute path, so that crates built in one target folder share
+    /// one build of it [default: the crate carries its own copy in
+    /// `DIR/gdl-runtime/`, and builds wherever it is moved].
     #[arg(long, value_name = "P")]
     runtime_path: Option<PathBuf>,
     /// How the generated code evaluates the rules.
@@ -68,20 +70,25 @@ impl Emit {
             unreachable!("clap requires GAME and -o without a command")
         };
         let loaded = load(&game)?;
-        let runtime =
-            gdlc::runtime_copy::runtime_path(self.runtime_path.as_deref()).map_err(Failure::of)?;
+        let shared = match self.runtime_path {
+            Some(path) => Some(gdlc::runtime_copy::runtime_path(Some(&path)).map_err(Failure::of)?),
+            None => None,
+        };
+        let runtime = shared
+            .as_deref()
+            .map_or(output::Runtime::Carried, output::Runtime::At);
         let name = stem(&game);
         let mut files = output::crate_files(
             &loaded,
             &output::package_name(&name),
             &name,
-            &runtime,
+            runtime,
             self.strategy.into(),
         )
         .map_err(Failure::of)?;
         if self.native {
             let config = output::NATIVE_CONFIG.as_bytes().to_vec();
-            files.files.push((".cargo/config.toml", config));
+            files.files.push((".cargo/config.toml".to_string(), config));
         }
         let changed = output::write_crate(&dir, &files).map_err(Failure::of)?;
         println!(
