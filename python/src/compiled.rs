@@ -69,7 +69,8 @@ fn write_module_crate(
          [lib]\nname = \"{module}\"\ncrate-type = [\"cdylib\"]\n\n\
          [dependencies]\ngame = {{ package = \"{package}\", path = \"../{package}\" }}\n\
          gdl-runtime = {{ path = {runtime:?}, default-features = false }}\n\
-         pyo3 = {{ version = \"{PYO3}\", features = [\"abi3-py39\", \"extension-module\"] }}\n\n\
+         pyo3 = {{ version = \"{PYO3}\", features = [\"abi3-py39\", \"extension-module\"] }}\n\
+         rustc-hash = \"2\"\n\n\
          [profile.release]\ncodegen-units = 1\nlto = false\n{units}\n\
          # Its own workspace, not a member of an enclosing one.\n[workspace]\n"
     );

@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::True;
 use pyo3::pyclass::PyClass;
 use pyo3::types::{PyByteArray, PyTuple};
+use rustc_hash::FxHashMap;
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -38,7 +39,7 @@ pub type Make<R> = Arc<dyn Fn() -> R + Send + Sync>;
 type PerftRun = Box<dyn FnOnce(PerftAsked, Stop) -> Result<Vec<(u64, u64)>, String> + Send>;
 
 /// Set when Python is interrupted (Ctrl-C) during a long run: the run's
-/// reasoners then answer that every state is terminal ([`Stoppable`]).
+/// reasoners then answer that every state is terminal ([`Driven`]).
 type Stop = Arc<AtomicBool>;
 
 /// What `perft` asks.
@@ -87,8 +88,9 @@ trait DynGame: Send {
     fn same_state(&self, a: &dyn Any, b: &dyn Any) -> bool;
     /// Perft on a fresh reasoner: `(nodes, leaves)` per depth.
     fn perft(&self) -> PerftRun;
-    /// Random playouts on fresh reasoners.
-    fn playouts(&self) -> PlayoutsRun;
+    /// Random playouts on fresh reasoners, each role's legal moves drawn
+    /// from in the order of `moves` (the vocabulary's).
+    fn playouts(&self, moves: Arc<[String]>) -> PlayoutsRun;
 }
 
 /// Why a joint move cannot be played in a state.
@@ -246,7 +248,7 @@ where
     fn perft(&self) -> PerftRun {
         let make = Arc::clone(&self.make);
         Box::new(move |asked, stop| {
-            let make = || Stoppable::new(make(), &stop);
+            let make = || Driven::new(make(), &stop, &[]);
             let mut reasoner = make();
             let root = match asked.root {
                 Some(fluents) => reasoner
@@ -260,10 +262,10 @@ where
         })
     }
 
-    fn playouts(&self) -> PlayoutsRun {
+    fn playouts(&self, moves: Arc<[String]>) -> PlayoutsRun {
         let make = Arc::clone(&self.make);
         Box::new(move |asked, stop| {
-            let make = || Stoppable::new(make(), &stop);
+            let make = || Driven::new(make(), &stop, &moves);
             let budget = McBudget::Playouts(asked.count);
             let report = parallel_flat_monte_carlo(
                 &mut make(),
@@ -287,20 +289,44 @@ where
     }
 }
 
-/// A reasoner of a long run that Python may interrupt: once `stop` is
-/// set, no state is terminal and none has a legal move, so the drivers
-/// stop at their next step with the error they give a role without moves
-/// (which is dropped).
-struct Stoppable<R> {
+/// The reasoner a long run drives for Python. Python may interrupt it:
+/// once `stop` is set, no state is terminal and none has a legal move,
+/// so the drivers stop at their next step with the error they give a
+/// role without moves (which is dropped). Given the vocabulary's moves,
+/// it lists legal moves in their order, as `Game.legal_moves` does, so
+/// that a seed draws the same playouts on every backend.
+struct Driven<R: Reasoner> {
     reasoner: R,
     stop: Stop,
+    /// Per role, each move's place in the vocabulary's moves (none when
+    /// the order does not matter): parsed by this reasoner, as an
+    /// interpreter numbers the terms it meets its own way.
+    ranks: Vec<FxHashMap<R::Move, u32>>,
+    /// The legal moves being ordered, each with its place.
+    ranked: Vec<(u32, R::Move)>,
 }
 
-impl<R> Stoppable<R> {
-    fn new(reasoner: R, stop: &Stop) -> Self {
-        Stoppable {
+impl<R: Reasoner> Driven<R> {
+    fn new(mut reasoner: R, stop: &Stop, moves: &[String]) -> Self {
+        let roles = if moves.is_empty() {
+            0
+        } else {
+            reasoner.roles().len()
+        };
+        let ranks = (0..roles)
+            .map(|role| {
+                let texts = moves.iter().enumerate();
+                let parsed = texts.filter_map(|(rank, text)| {
+                    Some((reasoner.parse_move(role, text)?, rank as u32))
+                });
+                parsed.collect()
+            })
+            .collect();
+        Driven {
             reasoner,
             stop: Arc::clone(stop),
+            ranks,
+            ranked: Vec::new(),
         }
     }
 
@@ -309,7 +335,7 @@ impl<R> Stoppable<R> {
     }
 }
 
-impl<R: Reasoner> Reasoner for Stoppable<R> {
+impl<R: Reasoner> Reasoner for Driven<R> {
     type State = R::State;
     type Move = R::Move;
 
@@ -325,8 +351,19 @@ impl<R: Reasoner> Reasoner for Stoppable<R> {
     fn legal_moves(&mut self, state: &R::State, role: usize, out: &mut Vec<R::Move>) {
         if self.stopped() {
             out.clear();
-        } else {
-            self.reasoner.legal_moves(state, role, out);
+            return;
+        }
+        self.reasoner.legal_moves(state, role, out);
+        let Some(ranks) = self.ranks.get(role).filter(|_| out.len() > 1) else {
+            return;
+        };
+        let rank = |m: &R::Move| ranks.get(m).copied().unwrap_or(u32::MAX);
+        self.ranked.clear();
+        self.ranked.extend(out.iter().map(|m| (rank(m), *m)));
+        if !self.ranked.is_sorted_by_key(|&(rank, _)| rank) {
+            self.ranked.sort_unstable_by_key(|&(rank, _)| rank);
+            out.clear();
+            out.extend(self.ranked.iter().map(|&(_, m)| m));
         }
     }
     fn next_state(&mut self, state: &R::State, joint: &[R::Move]) -> R::State {
@@ -1024,7 +1061,9 @@ impl Game {
     /// `n` uniformly random playouts from the initial state on `threads`
     /// threads (default: every core), with the GIL released: a dict of
     /// `playouts`, `states`, `truncated`, `seconds` and `mean_goals`.
-    /// Ctrl-C stops it with `KeyboardInterrupt`.
+    /// Moves are drawn from the legal moves in the order of `move_names()`,
+    /// so a seed plays the same playouts on every backend. Ctrl-C stops it
+    /// with `KeyboardInterrupt`.
     #[pyo3(signature = (n, seed = 0, threads = None))]
     fn random_playouts<'py>(
         &self,
@@ -1033,7 +1072,8 @@ impl Game {
         seed: u64,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let run = self.lock().playouts();
+        let moves = Arc::from(self.vocabulary(py)?.moves.as_slice());
+        let run = self.lock().playouts(moves);
         let asked = PlayoutsAsked {
             count: n,
             seed,

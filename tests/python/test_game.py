@@ -145,6 +145,16 @@ def test_both_backends_list_legal_moves_in_the_order_of_move_names(name):
         assert games[0].fluents(states[0]) == games[1].fluents(states[1])
 
 
+@pytest.mark.parametrize("name", ["breakthrough", "connectfour", "simultaneous"])
+def test_a_seed_draws_the_same_random_playouts_on_both_backends(name):
+    games = [gdlc.load(GAMES / f"{name}.kif", backend=b) for b in ("interpreted", "compiled")]
+    runs = [g.random_playouts(40, seed=11, threads=2) for g in games]
+    for r in runs:
+        del r["seconds"]
+    assert runs[0] == runs[1]
+    assert runs[0]["playouts"] == 40
+
+
 def test_random_playouts_count_and_repeat(game):
     r = game.random_playouts(200, seed=3, threads=2)
     assert r["playouts"] == 200 and r["truncated"] == 0
