@@ -29,6 +29,8 @@ def from_python(game, seconds):
 
 def main(path, seconds=10.0, backend="compiled"):
     game = gdlc.load(path, backend=backend)
+    print(f"{seconds:g} s of playouts from Python, then five times as many in Rust",
+          file=sys.stderr, flush=True)
     py_playouts, py_states = from_python(game, seconds)
     rust = game.random_playouts(max(1, int(py_playouts * seconds * 5)), seed=0, threads=1)
     rust_playouts = rust["playouts"] / rust["seconds"]

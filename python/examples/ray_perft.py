@@ -15,10 +15,13 @@ import gdlc.ray
 
 def main(path, depth, split_depth=None, backend="compiled"):
     game = gdlc.load(path, backend=backend)
+    print(f"perft {depth} in one process, then over Ray with one and two workers "
+          "(each start of Ray takes a few seconds)", file=sys.stderr, flush=True)
     start = time.perf_counter()
     single = game.perft(depth)
     print(f"one process: {single[-1]} in {time.perf_counter() - start:.2f} s")
     for workers in (1, 2):
+        print(f"starting Ray with {workers} worker(s)", file=sys.stderr, flush=True)
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
         gdlc.ray.perft(path, 1, backend=backend)  # each worker loads the game
         start = time.perf_counter()
