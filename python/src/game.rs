@@ -920,9 +920,19 @@ impl Game {
     /// of `fluent_names()`), on every backend.
     fn state_from_fluents(slf: &Bound<'_, Self>, fluents: Vec<String>) -> PyResult<State> {
         let game = slf.get();
-        let inner = game.lock().state_from_fluents(&fluents).ok_or_else(|| {
-            PyValueError::new_err("a text is no fluent of this game (or no KIF term)")
-        })?;
+        let Some(inner) = game.lock().state_from_fluents(&fluents) else {
+            // The first text refused alone, named as the check below does.
+            let mut reasoner = game.lock();
+            let refused = fluents.iter().find(|f| {
+                reasoner
+                    .state_from_fluents(std::slice::from_ref(f))
+                    .is_none()
+            });
+            return Err(PyValueError::new_err(match refused {
+                Some(text) => format!("`{text}` is no fluent of this game"),
+                None => "these texts are no state of this game".to_string(),
+            }));
+        };
         let known = &game.vocabulary(slf.py())?.fluent_index;
         let texts = game
             .lock()

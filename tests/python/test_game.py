@@ -219,9 +219,10 @@ def test_moves_and_fluents_the_game_does_not_have_raise_on_every_backend(game):
         game.parse_move(0, "(teleport 9 9)")
     with pytest.raises(ValueError, match=r"no move `\(mark 4 4\)`"):
         game.parse_move(0, "(mark 4 4)")
-    with pytest.raises(ValueError, match="no fluent of this game"):
-        game.state_from_fluents(["(cell 9 9 x)", "(control xplayer)"])
-    with pytest.raises(ValueError, match="no fluent of this game"):
+    # Both backends name the text they refuse.
+    with pytest.raises(ValueError, match=r"^`\(cell 9 9 x\)` is no fluent of this game$"):
+        game.state_from_fluents(["(control xplayer)", "(cell 9 9 x)"])
+    with pytest.raises(ValueError, match=r"^`\(teleported\)` is no fluent of this game$"):
         game.state_from_fluents(["(teleported)"])
     s = game.state_from_fluents(["(cell 2 2 x)", "(control oplayer)"])
     assert game.fluents(s) == ["(cell 2 2 x)", "(control oplayer)"]
