@@ -23,7 +23,9 @@ def main(path, depth, split_depth=None, backend="compiled"):
     for workers in (1, 2):
         print(f"starting Ray with {workers} worker(s)", file=sys.stderr, flush=True)
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        gdlc.ray.perft(path, 1, backend=backend)  # each worker loads the game
+        # Tasks one ply deep, so that each worker starts and loads the game
+        # before the timed run.
+        gdlc.ray.perft(path, 2, split_depth=1, backend=backend)
         start = time.perf_counter()
         spread = gdlc.ray.perft(path, depth, split_depth=split_depth, backend=backend)
         took = time.perf_counter() - start
