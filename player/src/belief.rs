@@ -161,7 +161,9 @@ impl<R: Reasoner> Beliefs<R> {
                 if k == trees.len() {
                     let state = self.particles[below(rng, self.particles.len())].clone();
                     let nodes = MAX_NODES / DETERMINIZATIONS;
-                    trees.push(Tree::new(r, state, nodes, rng.next_u64()));
+                    // A proof would hold in one sampled world only.
+                    let tree = Tree::new(r, state, nodes, rng.next_u64());
+                    trees.push(tree.without_solver());
                 }
                 trees[k].iterate(r);
                 k = (k + 1) % DETERMINIZATIONS;

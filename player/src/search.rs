@@ -6,6 +6,16 @@
 //! drawn uniformly at every visit, whatever goals the game gives it.
 //! Generic over [`Reasoner`]; one tree per thread, re-rooted on the joint
 //! move the game manager reports so that the work on it is kept.
+//!
+//! Proven values (MCTS-Solver, Winands et al. 2008): a terminal node is
+//! proven with its goals, and a node where one role alone has a choice
+//! (not `random`) is proven once a child gives that role 100, or once
+//! every child is proven, with the values of the child best for that role
+//! (each role taken to maximize its own goal: minimax in a two-player
+//! zero-sum game). Below the root a proven node is played as a terminal
+//! one; a proven child is chosen by its value, without exploration, so a
+//! proven loss is left alone while anything else exists; a proven root
+//! chooses its best child every time, so that move gets the visits.
 
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -30,6 +40,11 @@ struct Node<R: Reasoner> {
     state: R::State,
     /// The goals / 100 of each role when terminal; `None` otherwise.
     goals: Option<Vec<f64>>,
+    /// The values / 100 of each role under best play, once proven (see
+    /// the module's documentation); the goals of a terminal node.
+    proven: Option<Vec<f64>>,
+    /// How many of its children are proven: none spares looking.
+    proven_children: usize,
     /// Per role, its legal moves.
     moves: Vec<Vec<R::Move>>,
     /// Per role, per legal move, its statistics.
@@ -50,6 +65,8 @@ pub struct Tree<R: Reasoner> {
     iterations: u64,
     path: Vec<(usize, Box<[u32]>)>,
     scratch: Vec<R::Move>,
+    /// Whether values are proven (on unless measuring without it).
+    solver: bool,
 }
 
 impl<R: Reasoner> Tree<R> {
@@ -65,6 +82,7 @@ impl<R: Reasoner> Tree<R> {
             iterations: 0,
             path: Vec::new(),
             scratch: Vec::new(),
+            solver: true,
         };
         let node = tree.node(r, state);
         tree.nodes.push(node);
@@ -87,6 +105,8 @@ impl<R: Reasoner> Tree<R> {
             goals = Some(values(r, &state));
         }
         Node {
+            proven: goals.clone(),
+            proven_children: 0,
             stats: moves
                 .iter()
                 .map(|m| vec![MoveStats::default(); m.len()])
@@ -97,6 +117,19 @@ impl<R: Reasoner> Tree<R> {
             visits: 0,
             children: HashMap::new(),
         }
+    }
+
+    /// The tree without proven values: plain UCT, to measure what they buy.
+    pub fn without_solver(mut self) -> Self {
+        self.solver = false;
+        self.nodes[self.root].proven = None;
+        self
+    }
+
+    /// The values / 100 of each role at the root under best play, once
+    /// proven.
+    pub fn root_proven(&self) -> Option<&[f64]> {
+        self.nodes[self.root].proven.as_deref()
     }
 
     /// The state at the root.
@@ -148,8 +181,12 @@ impl<R: Reasoner> Tree<R> {
         self.path.clear();
         let mut at = self.root;
         let values = loop {
-            if let Some(goals) = &self.nodes[at].goals {
+            let node = &self.nodes[at];
+            if let Some(goals) = &node.goals {
                 break goals.clone();
+            }
+            if let Some(proven) = node.proven.as_ref().filter(|_| at != self.root) {
+                break proven.clone();
             }
             let joint = self.select(at);
             self.path.push((at, joint.clone()));
@@ -166,6 +203,7 @@ impl<R: Reasoner> Tree<R> {
             let next = r.next_state(&self.nodes[at].state, &moves);
             if self.nodes.len() < self.max_nodes {
                 let node = self.node(r, next.clone());
+                self.nodes[at].proven_children += usize::from(node.proven.is_some());
                 self.nodes.push(node);
                 let child = self.nodes.len() - 1;
                 self.nodes[at].children.insert(joint, child);
@@ -182,11 +220,94 @@ impl<R: Reasoner> Tree<R> {
                 s.value += values[role];
             }
         }
+        if self.solver {
+            self.prove_path();
+        }
+    }
+
+    /// Proves the nodes of the last path that its end proved, from the end
+    /// up, stopping at the first that stays unproven.
+    fn prove_path(&mut self) {
+        for k in (0..self.path.len()).rev() {
+            let at = self.path[k].0;
+            if self.nodes[at].proven.is_some() {
+                continue;
+            }
+            match self.proof(at) {
+                Some(values) => self.nodes[at].proven = Some(values),
+                None => return,
+            }
+            if let Some(&(parent, _)) = k.checked_sub(1).and_then(|p| self.path.get(p)) {
+                self.nodes[parent].proven_children += 1;
+            }
+        }
+    }
+
+    /// The role that alone has a choice at `at` (the first role that is
+    /// not `random` when none has), unless that is `random` or several
+    /// roles choose: the nodes whose values can be proven.
+    fn chooser(&self, at: usize) -> Option<usize> {
+        let moves = &self.nodes[at].moves;
+        let mut choosing = (0..moves.len()).filter(|&role| moves[role].len() > 1);
+        let chooser = match (choosing.next(), choosing.next()) {
+            (Some(role), None) => role,
+            (None, _) => (0..moves.len()).find(|&role| Some(role) != self.random)?,
+            (Some(_), Some(_)) => return None,
+        };
+        (Some(chooser) != self.random).then_some(chooser)
+    }
+
+    /// The values proven for the child of `at` where the chooser plays
+    /// its move `i` (the other roles their only one); `joint` is a buffer
+    /// of one zero per role, left as it was.
+    fn proven_child(
+        &self,
+        at: usize,
+        joint: &mut [u32],
+        chooser: usize,
+        i: usize,
+    ) -> Option<&[f64]> {
+        joint[chooser] = i as u32;
+        let child = self.nodes[at].children.get(&*joint).copied();
+        joint[chooser] = 0;
+        self.nodes[child?].proven.as_deref()
+    }
+
+    /// The values `at` is proven with, if its children prove it: those of
+    /// a child that gives the chooser 100, else, when every child is
+    /// proven, those of the best child for the chooser.
+    fn proof(&self, at: usize) -> Option<Vec<f64>> {
+        if self.nodes[at].proven_children == 0 {
+            return None;
+        }
+        let chooser = self.chooser(at)?;
+        let mut joint = vec![0; self.nodes[at].moves.len()];
+        let mut best: Option<&[f64]> = None;
+        let mut every = true;
+        for i in 0..self.nodes[at].moves[chooser].len() {
+            let Some(values) = self.proven_child(at, &mut joint, chooser, i) else {
+                every = false;
+                continue;
+            };
+            if values[chooser] >= 1.0 {
+                return Some(values.to_vec());
+            }
+            if best.is_none_or(|b| values[chooser] > b[chooser]) {
+                best = Some(values);
+            }
+        }
+        best.filter(|_| every).map(<[f64]>::to_vec)
     }
 
     /// Each role's move at `at` by UCB1, an untried move first (at random);
     /// `random`'s drawn uniformly.
     fn select(&mut self, at: usize) -> Box<[u32]> {
+        let solving = self.solver && self.nodes[at].proven_children > 0;
+        let chooser = self.chooser(at).filter(|_| solving);
+        if let Some(chooser) = chooser.filter(|_| self.nodes[at].proven.is_some()) {
+            return self.best_proven(at, chooser);
+        }
+        let mut zeros = vec![0; chooser.map_or(0, |_| self.nodes[at].moves.len())];
         let node = &self.nodes[at];
         let log_n = (node.visits.max(1) as f64).ln();
         let mut joint = Vec::with_capacity(node.stats.len());
@@ -201,7 +322,13 @@ impl<R: Reasoner> Tree<R> {
             for k in 0..n {
                 let i = (offset + k) % n;
                 let s = stats[i];
-                let score = if s.visits == 0 {
+                let proven = (chooser == Some(role))
+                    .then(|| self.proven_child(at, &mut zeros, role, i))
+                    .flatten()
+                    .map(|values| values[role]);
+                let score = if let Some(value) = proven {
+                    value
+                } else if s.visits == 0 {
                     f64::INFINITY
                 } else {
                     s.value / s.visits as f64 + EXPLORATION * (log_n / s.visits as f64).sqrt()
@@ -212,6 +339,21 @@ impl<R: Reasoner> Tree<R> {
             }
             joint.push(best.1 as u32);
         }
+        joint.into_boxed_slice()
+    }
+
+    /// At a proven node, the joint move of the chooser's best proven child.
+    fn best_proven(&self, at: usize, chooser: usize) -> Box<[u32]> {
+        let n = self.nodes[at].moves[chooser].len();
+        let mut joint = vec![0; self.nodes[at].moves.len()];
+        let mut best = (f64::NEG_INFINITY, 0);
+        for i in 0..n {
+            let value = self.proven_child(at, &mut joint, chooser, i);
+            if let Some(value) = value.map(|v| v[chooser]).filter(|&v| v > best.0) {
+                best = (value, i);
+            }
+        }
+        joint[chooser] = best.1 as u32;
         joint.into_boxed_slice()
     }
 
@@ -354,7 +496,13 @@ mod tests {
 
     #[test]
     fn finds_the_puzzles_solution_and_keeps_the_subtree() {
-        let (mut r, mut tree) = searched(PUZZLE, 1000, 1, 200);
+        // Without proven values, whose proof would stop the visits below.
+        let mut r = interpreter(PUZZLE);
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, 1000, 1).without_solver();
+        for _ in 0..200 {
+            tree.iterate(&mut r);
+        }
         assert_eq!(most_visited(&r, &tree), "(pick b)");
         assert_eq!(tree.iterations(), 200);
         let b = r.parse_move(0, "(pick b)").unwrap();
@@ -403,6 +551,105 @@ mod tests {
             .unwrap();
         let mean = gamble.value / gamble.visits as f64;
         assert!((mean - 0.5).abs() < 0.05, "the gamble is worth {mean}");
+    }
+
+    /// x plays `safe` (40 for x, the game ends) or `trap`, after which o
+    /// plays `take` (o wins) or `give` (x wins): a proven loss for x, that
+    /// random playouts score 50.
+    const TRAP: &str = "(role x) (role o)
+        (<= (legal x safe) (not (true played)))
+        (<= (legal x trap) (not (true played)))
+        (<= (legal o noop) (not (true played)))
+        (<= (legal x noop) (true played))
+        (<= (legal o take) (true played))
+        (<= (legal o give) (true played))
+        (<= (next played) (does x trap))
+        (<= (next (took safe)) (does x safe))
+        (<= (next (took take)) (does o take))
+        (<= (next (took give)) (does o give))
+        (<= terminal (true (took ?m)))
+        (<= (goal x 40) (true (took safe)))
+        (<= (goal o 60) (true (took safe)))
+        (<= (goal x 0) (true (took take)))
+        (<= (goal o 100) (true (took take)))
+        (<= (goal x 100) (true (took give)))
+        (<= (goal o 0) (true (took give)))";
+
+    fn visits_of<R: Reasoner>(r: &R, tree: &Tree<R>, text: &str) -> u64 {
+        let mut found = tree.root_moves(0).into_iter();
+        let (_, stats) = found.find(|&(m, _)| r.move_text(0, m) == text).unwrap();
+        stats.visits
+    }
+
+    #[test]
+    fn a_proven_loss_is_left_alone_and_the_root_is_proven() {
+        let (r, tree) = searched(TRAP, 1000, 4, 300);
+        assert_eq!(tree.root_proven(), Some(&[0.4, 0.6][..]));
+        assert_eq!(most_visited(&r, &tree), "safe");
+        // Proven after both of o's answers were tried: a handful of visits.
+        assert!(
+            visits_of(&r, &tree, "trap") <= 10,
+            "{}",
+            visits_of(&r, &tree, "trap")
+        );
+    }
+
+    #[test]
+    fn without_the_solver_the_trap_draws_visits_and_nothing_is_proven() {
+        let mut r = interpreter(TRAP);
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, 1000, 4).without_solver();
+        for _ in 0..300 {
+            tree.iterate(&mut r);
+        }
+        assert_eq!(tree.root_proven(), None);
+        assert!(
+            visits_of(&r, &tree, "trap") > 10,
+            "{}",
+            visits_of(&r, &tree, "trap")
+        );
+    }
+
+    /// x wins at once with `(pick 3)`; its other picks hand the turn to o,
+    /// and the game goes on (a random walk to 6 steps).
+    const QUICK_WIN: &str = "(role x) (role o) (init (control x)) (init (step 0))
+        (n 1) (n 2) (n 3) (n 4) (n 5)
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+        (<= (legal ?r (pick ?n)) (true (control ?r)) (n ?n))
+        (<= (legal x noop) (true (control o)))
+        (<= (legal o noop) (true (control x)))
+        (<= (next won) (does x (pick 3)))
+        (<= (next (control o)) (true (control x)))
+        (<= (next (control x)) (true (control o)))
+        (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+        (<= terminal (true won))
+        (<= terminal (true (step 6)))
+        (<= (goal x 100) (true won))
+        (<= (goal o 0) (true won))
+        (<= (goal x 50) (not (true won)))
+        (<= (goal o 50) (not (true won)))";
+
+    #[test]
+    fn a_proven_subtree_stays_proven_past_the_move_and_leads_the_search() {
+        let (mut r, mut tree) = searched(PUZZLE, 1000, 1, 200);
+        assert_eq!(tree.root_proven(), Some(&[1.0][..]));
+        assert_eq!(most_visited(&r, &tree), "(pick b)");
+        let b = r.parse_move(0, "(pick b)").unwrap();
+        tree.advance(&mut r, &[b]);
+        assert_eq!(tree.root_proven(), Some(&[1.0][..]));
+        for _ in 0..20 {
+            tree.iterate(&mut r);
+        }
+        assert_eq!(most_visited(&r, &tree), "(pick a)");
+    }
+
+    #[test]
+    fn a_proven_win_takes_every_visit_once_found() {
+        let (r, tree) = searched(QUICK_WIN, 1000, 5, 200);
+        assert_eq!(tree.root_proven(), Some(&[1.0, 0.0][..]));
+        assert_eq!(most_visited(&r, &tree), "(pick 3)");
+        // Every iteration after the proof goes to the win.
+        assert!(visits_of(&r, &tree, "(pick 3)") >= 190);
     }
 
     #[test]
