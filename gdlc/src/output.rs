@@ -226,6 +226,19 @@ pub enum Runtime<'a> {
     At(&'a Path),
 }
 
+/// The runtime crate's files as gdlc carries them
+/// ([`gdl_runtime::sources`]): path in the crate and text, its manifest
+/// first.
+pub fn runtime_files() -> Vec<(&'static str, String)> {
+    let mut files = vec![("Cargo.toml", gdl_runtime::sources::manifest())];
+    files.extend(
+        gdl_runtime::sources::FILES
+            .iter()
+            .map(|&(path, text)| (path, text.to_string())),
+    );
+    files
+}
+
 /// The folder of the runtime a crate carries ([`Runtime::Carried`]).
 pub const CARRIED_RUNTIME: &str = "gdl-runtime";
 
@@ -287,7 +300,7 @@ pub fn crate_files(
     }
     if let Runtime::Carried = runtime {
         files.extend(
-            crate::runtime_copy::runtime_files()
+            runtime_files()
                 .into_iter()
                 .map(|(path, text)| (format!("{CARRIED_RUNTIME}/{path}"), text.into_bytes())),
         );

@@ -4,7 +4,7 @@
 //! writes them into its cache, one folder per version and content, so a
 //! generated crate builds anywhere.
 
-use crate::output::{fnv1a64, write_if_changed, Error};
+use crate::output::{fnv1a64, runtime_files, write_if_changed, Error};
 use std::path::{Path, PathBuf};
 
 /// The default runtime of a generated crate: the runtime crate of this
@@ -51,18 +51,6 @@ pub fn cache_root() -> Option<PathBuf> {
     var("GDLC_CACHE_DIR")
         .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("gdlc")))
         .or_else(|| var("HOME").map(|d| d.join(".cache/gdlc")))
-}
-
-/// The runtime crate's files as gdlc carries them: path in the crate and
-/// text, its manifest first.
-pub fn runtime_files() -> Vec<(&'static str, String)> {
-    let mut files = vec![("Cargo.toml", gdl_runtime::sources::manifest())];
-    files.extend(
-        gdl_runtime::sources::FILES
-            .iter()
-            .map(|&(path, text)| (path, text.to_string())),
-    );
-    files
 }
 
 /// Writes the runtime's sources under `root`, in a folder named after

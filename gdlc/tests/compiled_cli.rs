@@ -291,7 +291,7 @@ fn emitting_twice_gives_the_same_bytes() {
         let run = gdlc_cached(&[&project_game("connectfour"), "-o", out.to_str().unwrap()]);
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
-    let carried = gdlc::runtime_copy::runtime_files();
+    let carried = gdlc::output::runtime_files();
     let runtime = carried.iter().map(|(f, _)| format!("gdl-runtime/{f}"));
     let files: Vec<String> = ["Cargo.toml", "src/lib.rs", "src/main.rs"]
         .map(String::from)
