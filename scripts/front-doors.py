@@ -123,12 +123,16 @@ def ctrl_c(game):
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Raise KeyboardInterrupt even where SIGINT was inherited ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Timer(1.0, interrupt).start()
     try:
         game.perft(40)
         return "perft(40) finished before the signal"
     except KeyboardInterrupt:
         took = time.perf_counter() - sent[0]
+    finally:
+        signal.signal(signal.SIGINT, previous)
     after = game.perft(1)[-1]
     return f"KeyboardInterrupt {took * 1000:.0f} ms after SIGINT; perft(1) then gives {after}"
 
