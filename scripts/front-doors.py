@@ -50,9 +50,7 @@ def illegal_move(game):
     role = mover(game, s)
     legal = {m.text for m in game.legal_moves(s, role)}
     wrong = next(i for i, t in enumerate(game.move_names(role)) if t not in legal)
-    joint = [0] * len(game.roles)
-    for r in range(len(game.roles)):
-        joint[r] = game.legal_indices(s, r)[0]
+    joint = [game.legal_indices(s, r)[0] for r in range(len(game.roles))]
     joint[role] = wrong
     return outcome(lambda: game.fluents(game.apply(s, joint))[:3])
 

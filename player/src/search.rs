@@ -476,9 +476,23 @@ mod tests {
         seed: u64,
         iterations: usize,
     ) -> (Interpreter, Tree<Interpreter>) {
+        searched_with(text, nodes, seed, iterations, true)
+    }
+
+    /// As [`searched`], with proven values or (`solver` false) without.
+    fn searched_with(
+        text: &str,
+        nodes: usize,
+        seed: u64,
+        iterations: usize,
+        solver: bool,
+    ) -> (Interpreter, Tree<Interpreter>) {
         let mut r = interpreter(text);
         let initial = r.initial_state();
         let mut tree = Tree::new(&mut r, initial, nodes, seed);
+        if !solver {
+            tree = tree.without_solver();
+        }
         for _ in 0..iterations {
             tree.iterate(&mut r);
         }
@@ -497,12 +511,7 @@ mod tests {
     #[test]
     fn finds_the_puzzles_solution_and_keeps_the_subtree() {
         // Without proven values, whose proof would stop the visits below.
-        let mut r = interpreter(PUZZLE);
-        let initial = r.initial_state();
-        let mut tree = Tree::new(&mut r, initial, 1000, 1).without_solver();
-        for _ in 0..200 {
-            tree.iterate(&mut r);
-        }
+        let (mut r, mut tree) = searched_with(PUZZLE, 1000, 1, 200, false);
         assert_eq!(most_visited(&r, &tree), "(pick b)");
         assert_eq!(tree.iterations(), 200);
         let b = r.parse_move(0, "(pick b)").unwrap();
@@ -596,12 +605,7 @@ mod tests {
 
     #[test]
     fn without_the_solver_the_trap_draws_visits_and_nothing_is_proven() {
-        let mut r = interpreter(TRAP);
-        let initial = r.initial_state();
-        let mut tree = Tree::new(&mut r, initial, 1000, 4).without_solver();
-        for _ in 0..300 {
-            tree.iterate(&mut r);
-        }
+        let (r, tree) = searched_with(TRAP, 1000, 4, 300, false);
         assert_eq!(tree.root_proven(), None);
         assert!(
             visits_of(&r, &tree, "trap") > 10,
