@@ -17,10 +17,14 @@
 //! over their facts, its `true` literals become tests of ground fluents,
 //! and a positive literal of a derived relation is expanded through that
 //! relation's rules, which must reduce the same way (a conjunction: at
-//! most one rule may leave tests). Anything else — `does`, a negated
-//! derived literal, a literal whose variables are unbound when it is
-//! reached, a square with two witnesses, a table over [`MAX_CELLS`] —
-//! leaves the walk to its step function.
+//! most one rule may leave tests). A negated one holds where none of its
+//! witnesses does: each witness must need one fluent test, which then
+//! must fail (skirmish's `(not (cellOccupiedBy ?x ?y black))`: no black
+//! piece's `location` fluent on the square). Anything else — `does`, a
+//! negated literal whose witness needs two tests, a literal whose
+//! variables are unbound when it is reached, a square with two
+//! witnesses, a table over [`MAX_CELLS`] — leaves the walk to its step
+//! function.
 //!
 //! A rule's tests that are, on every square, tests of one board's
 //! fluents at one square ([`crate::compile::analyse::boards`]) become
@@ -458,8 +462,7 @@ impl Evaluator<'_> {
         binding: Vec<Option<TermId>>,
         depth: usize,
     ) -> Option<Option<Witness>> {
-        let mut found = Vec::new();
-        self.solve(lits, binding, Vec::new(), depth, &mut found)?;
+        let mut found = self.witnesses(lits, binding, depth, 1)?;
         match found.len() {
             0 => Some(None),
             1 => Some(found.pop()),
@@ -467,18 +470,32 @@ impl Evaluator<'_> {
         }
     }
 
+    /// Every witness of the conjunction `lits` from `binding`; `None`
+    /// when it cannot be reduced to fluent tests or has more than `most`.
+    fn witnesses(
+        &self,
+        lits: &[&Lit],
+        binding: Vec<Option<TermId>>,
+        depth: usize,
+        most: usize,
+    ) -> Option<Vec<Witness>> {
+        let mut found = Vec::new();
+        self.solve(lits, binding, Vec::new(), (depth, most), &mut found)?;
+        (found.len() <= most).then_some(found)
+    }
+
     /// Every witness of `lits` extending `binding` and `tests`, into
-    /// `found`; `None` when some literal cannot be reduced or a second
-    /// witness appears.
+    /// `found`; `None` when some literal cannot be reduced or more
+    /// witnesses than `most` (of `(depth, most)`) appear.
     fn solve(
         &self,
         lits: &[&Lit],
         binding: Vec<Option<TermId>>,
         tests: Vec<u32>,
-        depth: usize,
+        (depth, most): (usize, usize),
         found: &mut Vec<Witness>,
     ) -> Option<()> {
-        if found.len() > 1 || tests.len() > MAX_TESTS || self.budget.get() == 0 {
+        if found.len() > most || tests.len() > MAX_TESTS || self.budget.get() == 0 {
             return None;
         }
         self.budget.set(self.budget.get() - 1);
@@ -503,7 +520,7 @@ impl Evaluator<'_> {
                     let ok = (a.args.iter().zip(fact))
                         .all(|(p, &t)| matches(&self.program.store, p, t, &mut b));
                     if ok {
-                        self.solve(&rest, b, tests.clone(), depth, found)?;
+                        self.solve(&rest, b, tests.clone(), (depth, most), found)?;
                     }
                 }
                 Some(())
@@ -513,7 +530,7 @@ impl Evaluator<'_> {
                 Some(more) => {
                     let mut tests = tests;
                     tests.extend(more);
-                    self.solve(&rest, binding, tests, depth, found)
+                    self.solve(&rest, binding, tests, (depth, most), found)
                 }
             },
         }
@@ -567,6 +584,10 @@ impl Evaluator<'_> {
                 let args: Vec<TermId> = a.args.iter().map(term).collect::<Option<_>>()?;
                 self.expand(a.rel, &args, depth + 1)
             }
+            Lit::Neg(a) if derived(p, a) && depth < MAX_DEPTH => {
+                let args: Vec<TermId> = a.args.iter().map(term).collect::<Option<_>>()?;
+                self.expand_negated(a.rel, &args, depth + 1)
+            }
             _ => None,
         }
     }
@@ -596,6 +617,40 @@ impl Evaluator<'_> {
             1 => conditions.pop().map(Some),
             _ => None,
         }
+    }
+
+    /// The fluent tests under which derived relation `rel` does not hold
+    /// of `args`: it holds under any witness of any of its rules, so it
+    /// fails when each witness needs one fluent test and that test fails
+    /// (skirmish's `(not (cellOccupiedBy ?x ?y black))`, a `location`
+    /// fluent per black piece, none of which may hold); a witness that
+    /// needs no test makes it hold outright.
+    fn expand_negated(
+        &self,
+        rel: usize,
+        args: &[TermId],
+        depth: usize,
+    ) -> Option<Option<Vec<u32>>> {
+        let mut tests: Vec<u32> = Vec::new();
+        for rule in self.program.rules.iter().filter(|r| r.head.rel == rel) {
+            let mut binding = vec![None; rule.vars.len()];
+            let matched = (rule.head.args.iter().zip(args))
+                .all(|(pat, &t)| matches(&self.program.store, pat, t, &mut binding));
+            if !matched {
+                continue;
+            }
+            let body: Vec<&Lit> = rule.body.iter().collect();
+            for (_, witness) in self.witnesses(&body, binding, depth, MAX_TESTS)? {
+                match witness[..] {
+                    [] => return Some(None),
+                    [test] => tests.push(test ^ 1),
+                    _ => return None,
+                }
+            }
+        }
+        tests.sort_unstable();
+        tests.dedup();
+        (tests.len() <= MAX_TESTS).then_some(Some(tests))
     }
 }
 
@@ -695,6 +750,34 @@ mod tests {
         let squashed: String = code.split_whitespace().collect();
         assert!(squashed.contains("board_tests(&self.board_0,") && !code.contains("fluent_tests"));
         assert!(code.contains("fill_board(&mut self.board_0"));
+    }
+
+    #[test]
+    fn a_step_through_a_negated_derived_relation_tests_that_no_witness_holds() {
+        // `blocked` holds of a square holding a wall or a rook, and of 3
+        // outright: the step onto 3 is never taken, the others test that
+        // neither fluent holds.
+        let blocked = "(<= (blocked ?y) (true (wall ?y)))\n\
+            (<= (blocked ?y) (true (rook ?y)))\n(<= (blocked 3) (sq 3))\n\
+            (<= (free ?y) (sq ?y) (not (blocked ?y)))\n";
+        let rules = RAY.replace("(open ?y)", "(free ?y)");
+        let (ray, id) = table(&rules, blocked);
+        let ray = ray.expect("not blocked reduces to fluent tests");
+        assert_eq!(
+            row(&ray, id("4")),
+            [id("4"), id("5"), id("(wall 5)") << 1 | 1]
+        );
+        assert_eq!(
+            row(&ray, id("8")),
+            [id("8"), id("9"), id("(rook 9)") << 1 | 1]
+        );
+        assert_eq!(row(&ray, id("1")), [id("1"), id("2"), TESTS_END]);
+        assert!(!ray.rows.iter().any(|r| r[0] == id("2")));
+        // A witness needing two fluents would make the negation a
+        // disjunction of tests, which a row cannot hold.
+        let both = "(<= (blocked ?y) (true (wall ?y)) (true (rook 9)))\n\
+            (<= (free ?y) (sq ?y) (not (blocked ?y)))\n";
+        assert!(table(&rules, both).0.is_none());
     }
 
     #[test]

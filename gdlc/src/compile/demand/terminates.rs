@@ -13,10 +13,10 @@ pub const MAX_DEPTH: usize = 256;
 
 /// Whether some argument position of `r` measures its recursion: in every
 /// rule of `r`, every call of `r` has at that position a variable that a
-/// static binary literal of the rule relates to the head's variable there
-/// (`(next_file ?u ?u2)` from head `?u` to call `?u2`, or the reverse), and
-/// the steps of all those literals together form no cycle and no path
-/// longer than [`MAX_DEPTH`].
+/// static literal of the rule relates to the head's variable there, its
+/// other arguments ground (`(next_file ?u ?u2)` from head `?u` to call
+/// `?u2`, `(plus 1 ?u ?u2)`, or the reverse), and the steps of all those
+/// literals together form no cycle and no path longer than [`MAX_DEPTH`].
 pub fn measured(program: &Program, r: RelId) -> bool {
     let rules: Vec<&Rule> = program.rules.iter().filter(|x| x.head.rel == r).collect();
     (0..program.relations[r].arity).any(|p| measures(program, &rules, r, p))
@@ -35,31 +35,38 @@ fn measures(program: &Program, rules: &[&Rule], r: RelId, p: usize) -> bool {
             let (Pat::Var(from), Pat::Var(to)) = (&rule.head.args[p], &call.args[p]) else {
                 return false;
             };
-            let Some((s, reversed)) = step(program, rule, *from, *to) else {
+            let Some(edges) = step(program, rule, *from, *to) else {
                 return false;
             };
-            steps.extend(program.facts[s].iter().map(|f| match reversed {
-                false => (f[0], f[1]),
-                true => (f[1], f[0]),
-            }));
+            steps.extend(edges);
         }
     }
     longest_path(&steps).is_some_and(|n| n <= MAX_DEPTH)
 }
 
-/// A static binary literal of `rule` over exactly `from` and `to`: its
-/// relation, and whether it reads `to` first.
-fn step(program: &Program, rule: &Rule, from: usize, to: usize) -> Option<(RelId, bool)> {
+/// The steps from `from` to `to` that a static literal of `rule` allows:
+/// a literal with `from` and `to` as two of its arguments and every other
+/// argument ground, read as the edges of its facts that match the ground
+/// arguments.
+fn step(program: &Program, rule: &Rule, from: usize, to: usize) -> Option<Vec<(TermId, TermId)>> {
+    if from == to {
+        return None;
+    }
     rule.body.iter().find_map(|lit| {
         let Lit::Pos(a) = lit else { return None };
-        if program.class[a.rel] != Class::Static || a.args.len() != 2 || from == to {
+        if program.class[a.rel] != Class::Static {
             return None;
         }
-        match (&a.args[0], &a.args[1]) {
-            (Pat::Var(x), Pat::Var(y)) if (*x, *y) == (from, to) => Some((a.rel, false)),
-            (Pat::Var(x), Pat::Var(y)) if (*x, *y) == (to, from) => Some((a.rel, true)),
-            _ => None,
+        let at = |v: usize| (a.args.iter()).position(|p| *p == Pat::Var(v));
+        let (i, j) = (at(from)?, at(to)?);
+        let ground = |k: usize| k == i || k == j || matches!(a.args[k], Pat::Ground(_));
+        if !(0..a.args.len()).all(ground) {
+            return None;
         }
+        let matching = program.facts[a.rel].iter().filter(|f| {
+            (a.args.iter().zip(f.iter())).all(|(p, &t)| !matches!(p, Pat::Ground(g) if *g != t))
+        });
+        Some(matching.map(|f| (f[i], f[j])).collect())
     })
 }
 

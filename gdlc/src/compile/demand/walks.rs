@@ -469,6 +469,27 @@ mod tests {
         assert!(!containers("reach") && !containers("step"), "no containers");
     }
 
+    /// `game` stepping by `(plus 1 ?x ?y)`, a static relation of three
+    /// arguments whose facts also hold `(plus 0 i i)`: read with its
+    /// first argument, it steps along the line.
+    fn game_stepping_by_plus(n: usize, ring: bool) -> String {
+        let mut kif = game(n, ring).replace("(succ ", "(plus 1 ");
+        for i in 1..=n {
+            kif.push_str(&format!("(plus 0 {i} {i})\n"));
+        }
+        kif
+    }
+
+    #[test]
+    fn a_ray_stepping_by_a_static_literal_with_a_constant_is_walked() {
+        for (ring, walks) in [(false, vec![false, true]), (true, vec![])] {
+            let kif = game_stepping_by_plus(12, ring);
+            let loaded = crate::load_bytes("t.kif".into(), kif.into()).expect("valid");
+            let c = analyze_with(&loaded, Strategy::Demand).expect("compiles");
+            assert_eq!(walk_steps(&c), walks, "ring: {ring}");
+        }
+    }
+
     #[test]
     fn a_ray_around_a_ring_is_not_walked() {
         // Its steps have a cycle: a walk would not end.
