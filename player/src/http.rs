@@ -80,6 +80,9 @@ fn answer<L: Loader>(mut request: Request, player: &Player<L>, received: Instant
     };
     let reply = player.handle(&body, received);
     respond(request, reply.status, reply.body);
+    if let Some(deadline) = reply.deadline {
+        player.answered(deadline, Instant::now());
+    }
 }
 
 fn respond(request: Request, status: u16, body: String) {

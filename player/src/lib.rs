@@ -16,6 +16,7 @@
 //! manager that died without STOP or ABORT), which then is dropped.
 
 pub mod belief;
+pub mod clock;
 #[cfg(feature = "interpreter")]
 pub mod compile;
 pub mod engines;

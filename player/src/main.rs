@@ -13,7 +13,8 @@ const USAGE: &str = "usage: gdlc-player [--port PORT] [--threads N] [--name NAME
   --host HOST     the address to listen on (default 0.0.0.0)
   --threads N     search threads (default: every core)
   --name NAME     the name INFO reports (default gdlc-player)
-  --margin-ms M   milliseconds of the play clock kept back for the answer (default 300)
+  --margin-ms M   milliseconds of each clock kept back for the answer, at the least
+                  (default 300; the latency measured past each deadline is added)
   --no-compile    only interpret: do not compile the game at START
 
 At START the player searches at once with gdlc's interpreter while it compiles

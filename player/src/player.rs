@@ -3,6 +3,7 @@
 //! connection's thread; only START, PLAY and STOP wait on the match thread,
 //! so INFO and ABORT are answered at once while a PLAY is computed.
 
+use crate::clock::Margin;
 use crate::message::{self, Message};
 use crate::session::{self, Request, Settings, Setup, Step};
 use crate::spelling::Spelling;
@@ -19,6 +20,9 @@ pub struct Reply {
     pub status: u16,
     /// The body (never empty).
     pub body: String,
+    /// For a move, the deadline it was chosen at: the HTTP front reports
+    /// when the answer was written ([`Player::answered`]).
+    pub deadline: Option<Instant>,
 }
 
 impl Reply {
@@ -26,13 +30,18 @@ impl Reply {
         Reply {
             status: 200,
             body: body.into(),
+            deadline: None,
         }
     }
 
     fn error(status: u16, why: impl Into<String>) -> Self {
         let why = why.into();
         eprintln!("gdlc-player: answered {status}: {why}");
-        Reply { status, body: why }
+        Reply {
+            status,
+            body: why,
+            deadline: None,
+        }
     }
 }
 
@@ -61,6 +70,9 @@ pub struct Player<L: Loader> {
     name: String,
     settings: Settings,
     current: Mutex<Option<Running>>,
+    /// The time kept back from each clock, adapted to the latency of the
+    /// answers written.
+    margin: Mutex<Margin>,
 }
 
 impl<L: Loader> Player<L> {
@@ -69,6 +81,7 @@ impl<L: Loader> Player<L> {
         Player {
             loader,
             name: name.into(),
+            margin: Mutex::new(Margin::new(settings.margin)),
             settings,
             current: Mutex::new(None),
         }
@@ -77,6 +90,23 @@ impl<L: Loader> Player<L> {
     fn current(&self) -> MutexGuard<'_, Option<Running>> {
         // The lock guards plain data; a panic elsewhere leaves it usable.
         self.current.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn margin(&self) -> MutexGuard<'_, Margin> {
+        self.margin.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes in that the move chosen at `deadline` was written at
+    /// `written`: later answers keep back the latency this shows.
+    pub fn answered(&self, deadline: Instant, written: Instant) {
+        let after = written.saturating_duration_since(deadline);
+        if let Some(late) = self.margin().answered(after) {
+            eprintln!(
+                "gdlc-player: an answer went out {} ms after its deadline; {} ms of latency kept back",
+                after.as_millis(),
+                late.as_millis()
+            );
+        }
     }
 
     /// Answers one message body, received at `received`.
@@ -149,11 +179,11 @@ impl<L: Loader> Player<L> {
             factory,
             role,
             spelling,
-            play_clock,
             stop: Arc::clone(&stop),
         };
         let ready = session::start(setup, self.settings.clone());
-        let wait = (received + start_clock.saturating_sub(self.settings.margin))
+        let margin = self.margin().of(start_clock);
+        let wait = (received + start_clock.saturating_sub(margin))
             .saturating_duration_since(Instant::now());
         let requests = match ready.recv_timeout(wait) {
             Ok(Ok(requests)) => requests,
@@ -199,12 +229,16 @@ impl<L: Loader> Player<L> {
             return Reply::ok("busy");
         };
         let (tx, rx) = channel();
-        if requests.send(Request::Play(moves, received, tx)).is_err() {
+        let deadline = received + play_clock.saturating_sub(self.margin().of(play_clock));
+        if requests.send(Request::Play(moves, deadline, tx)).is_err() {
             self.end(id);
             return Reply::error(500, format!("match {id} has stopped"));
         }
         match rx.recv_timeout(play_clock + Duration::from_secs(2)) {
-            Ok(Ok(text)) => Reply::ok(text),
+            Ok(Ok(text)) => Reply {
+                deadline: Some(deadline),
+                ..Reply::ok(text)
+            },
             Ok(Err(why)) => Reply::error(400, format!("PLAY {id}: {why}")),
             Err(RecvTimeoutError::Timeout) => {
                 Reply::error(503, format!("PLAY {id}: no move in time"))

@@ -32,8 +32,8 @@ pub struct Step {
 
 /// A request to the match thread, with where to send its answer.
 pub enum Request {
-    /// A PLAY: the step just played, when the request arrived, and the
-    /// channel for the move text (or why not).
+    /// A PLAY: the step just played, when to answer, and the channel for
+    /// the move text (or why not).
     Play(Step, Instant, Sender<Result<String, String>>),
     /// A STOP with the last step.
     Stop(Step, Sender<Result<(), String>>),
@@ -44,7 +44,9 @@ pub enum Request {
 pub struct Settings {
     /// Search threads.
     pub threads: usize,
-    /// Time kept back from the play clock for sending the answer.
+    /// Time kept back from each clock for sending the answer, at the
+    /// least: the player adds the latency it measures
+    /// ([`crate::clock::Margin`]).
     pub margin: Duration,
     /// Most nodes of each thread's tree.
     pub max_nodes: usize,
@@ -58,8 +60,6 @@ pub struct Setup<R: Reasoner> {
     pub role: String,
     /// The description's spelling of its symbols.
     pub spelling: Spelling,
-    /// The play clock.
-    pub play_clock: Duration,
     /// Set to stop the match and its search.
     pub stop: Arc<AtomicBool>,
     /// Builds the compiled search worker in the background, if the loader
@@ -120,8 +120,6 @@ struct Session<R: Reasoner> {
     /// The move this player last answered.
     sent: Option<R::Move>,
     spelling: Spelling,
-    play_clock: Duration,
-    margin: Duration,
     stop: Arc<AtomicBool>,
     rng: Xoshiro256PlusPlus,
 }
@@ -164,8 +162,6 @@ impl<R: Reasoner + 'static> Session<R> {
             beliefs,
             sent: None,
             spelling: setup.spelling,
-            play_clock: setup.play_clock,
-            margin: settings.margin,
             stop: setup.stop,
             rng: Xoshiro256PlusPlus::seed_from_u64(0x9e37_79b9),
         })
@@ -183,13 +179,13 @@ impl<R: Reasoner + 'static> Session<R> {
                 Err(RecvTimeoutError::Disconnected) => return,
             };
             match request {
-                Request::Play(step, received, reply) => {
+                Request::Play(step, deadline, reply) => {
                     let answer = if self.beliefs.is_some() {
-                        self.play_unseen(step, received)
+                        self.play_unseen(step, deadline)
                     } else if step.own.is_some() {
                         Err("a GDL-II PLAY (with a turn) in a game without `sees`".into())
                     } else {
-                        self.play(step.moves, received)
+                        self.play(step.moves, deadline)
                     };
                     if let Err(why) = &answer {
                         eprintln!("gdlc-player: PLAY refused: {why}");
@@ -212,7 +208,7 @@ impl<R: Reasoner + 'static> Session<R> {
     }
 
     /// Applies the joint move, waits for the deadline and answers a move.
-    fn play(&mut self, moves: Option<Vec<String>>, received: Instant) -> Result<String, String> {
+    fn play(&mut self, moves: Option<Vec<String>>, deadline: Instant) -> Result<String, String> {
         match moves {
             Some(moves) => self.apply(&moves)?,
             None if self.ply > 0 => {
@@ -226,7 +222,6 @@ impl<R: Reasoner + 'static> Session<R> {
         if self.r.is_terminal(&self.state) {
             return Err("the game is over: the current state is terminal".into());
         }
-        let deadline = received + self.play_clock.saturating_sub(self.margin);
         while Instant::now() < deadline {
             if self.stop.load(Ordering::Relaxed) {
                 return Err("the match was aborted".into());
@@ -242,7 +237,7 @@ impl<R: Reasoner + 'static> Session<R> {
     /// percepts, then plays the move legal in every state it thinks
     /// possible with the best value by determinized UCT over them until
     /// the deadline (the role `random` a chance node, never an opponent).
-    fn play_unseen(&mut self, step: Step, received: Instant) -> Result<String, String> {
+    fn play_unseen(&mut self, step: Step, deadline: Instant) -> Result<String, String> {
         let first = match &step.own {
             Some(own) => own.turn == 0,
             None => step.moves.is_none(),
@@ -265,7 +260,6 @@ impl<R: Reasoner + 'static> Session<R> {
             );
             r.legal_moves(&beliefs.states()[0], self.role, &mut candidates);
         }
-        let deadline = received + self.play_clock.saturating_sub(self.margin);
         let (best, value, iterations) = beliefs
             .choose(r, &candidates, deadline, &mut self.rng)
             .ok_or("this player has no legal move here")?;

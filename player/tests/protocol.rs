@@ -137,3 +137,32 @@ fn other_methods_and_options() {
     options.write_all(b"OPTIONS / HTTP/1.0\r\n\r\n").unwrap();
     assert_eq!(read_answer(options, Instant::now()).status, 200);
 }
+
+#[test]
+fn an_answer_written_late_makes_the_next_deadline_earlier() {
+    let settings = gdlc_player::default_settings(1);
+    let player = gdlc_player::Player::new(
+        gdlc_player::InterpreterLoader::default(),
+        "tester",
+        settings,
+    );
+    let start = start_message("m.1", "xplayer", &game("tictactoe.kif"), 10, 1);
+    assert_eq!(player.handle(&start, Instant::now()).body, "ready");
+    // With nothing measured, the move is chosen 300 ms (the base margin)
+    // before the 1 s play clock ends.
+    let received = Instant::now();
+    let first = player.handle("( PLAY m.1 NIL )", received);
+    let deadline = first.deadline.expect("a move has a deadline");
+    assert_eq!(deadline - received, Duration::from_millis(700));
+    // Its answer went out 100 ms after that deadline: the next move keeps
+    // back one and a half times that latency besides the base.
+    player.answered(deadline, deadline + Duration::from_millis(100));
+    let received = Instant::now();
+    let mv = &first.body;
+    let second = player.handle(&format!("( PLAY m.1 ( {mv} noop ) )"), received);
+    assert_eq!(second.status, 200, "{}", second.body);
+    let deadline = second.deadline.expect("a move has a deadline");
+    assert_eq!(deadline - received, Duration::from_millis(550));
+    // Other answers carry no deadline.
+    assert_eq!(player.handle("( INFO )", Instant::now()).deadline, None);
+}
