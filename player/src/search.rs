@@ -656,6 +656,117 @@ mod tests {
         assert!(visits_of(&r, &tree, "(pick 3)") >= 190);
     }
 
+    /// A project game's description.
+    fn project_game(name: &str) -> String {
+        let path = format!("{}/../games/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// Iterates `tree` until its root is proven, at most `most` times;
+    /// the iterations it took.
+    fn iterate_until_proven<R: Reasoner>(r: &mut R, tree: &mut Tree<R>, most: usize) -> usize {
+        let mut n = 0;
+        while tree.root_proven().is_none() && n < most {
+            tree.iterate(r);
+            n += 1;
+        }
+        n
+    }
+
+    /// The state after the marks `moves` (row, column), the roles taking
+    /// turns from the first, the other playing `noop`.
+    fn after_marks<R: Reasoner>(r: &mut R, moves: &[(u32, u32)]) -> R::State {
+        let mut state = r.initial_state();
+        for (k, (row, column)) in moves.iter().enumerate() {
+            let role = k % 2;
+            let mark = r
+                .parse_move(role, &format!("(mark {row} {column})"))
+                .unwrap();
+            let idle = r.parse_move(1 - role, "noop").unwrap();
+            let joint = if role == 0 {
+                [mark, idle]
+            } else {
+                [idle, mark]
+            };
+            state = r.next_state(&state, &joint);
+        }
+        state
+    }
+
+    /// The values / 100 of `state` under minimax, each role maximizing
+    /// its own goal where it alone has a choice: the oracle the solver's
+    /// proofs are checked against.
+    fn minimax<R: Reasoner>(r: &mut R, state: &R::State) -> Vec<f64> {
+        if r.is_terminal(state) {
+            return values(r, state);
+        }
+        let mut moves: Vec<Vec<R::Move>> = Vec::new();
+        for role in 0..r.roles().len() {
+            let mut legal = Vec::new();
+            r.legal_moves(state, role, &mut legal);
+            moves.push(legal);
+        }
+        let chooser = (0..moves.len()).find(|&k| moves[k].len() > 1).unwrap_or(0);
+        let mut best: Option<Vec<f64>> = None;
+        for &m in &moves[chooser] {
+            let joint: Vec<R::Move> = (0..moves.len())
+                .map(|k| if k == chooser { m } else { moves[k][0] })
+                .collect();
+            let next = r.next_state(state, &joint);
+            let v = minimax(r, &next);
+            if best.as_ref().is_none_or(|b| v[chooser] > b[chooser]) {
+                best = Some(v);
+            }
+        }
+        best.expect("a legal move")
+    }
+
+    #[test]
+    fn tic_tac_toe_positions_are_proven_with_their_minimax_values() {
+        let mut r = interpreter(&project_game("tictactoe.kif"));
+        // x in the centre and o in a corner: a draw, x to move, seven
+        // plies left. Two marks each, x to move: a draw, and a win for x
+        // (it blocks o's diagonal with a fork). o to move with a line to
+        // complete: a win for o. Minimax confirms each value.
+        let (draw, x_wins, o_wins) = (vec![0.5, 0.5], vec![1.0, 0.0], vec![0.0, 1.0]);
+        for (marks, known, seed) in [
+            (&[(2, 2), (1, 1)][..], &draw, 9),
+            (&[(2, 2), (1, 1), (3, 3), (1, 3)][..], &draw, 6),
+            (&[(1, 1), (2, 2), (3, 3), (1, 3)][..], &x_wins, 7),
+            (&[(1, 2), (1, 1), (2, 1), (2, 2), (3, 2)][..], &o_wins, 8),
+        ] {
+            let state = after_marks(&mut r, marks);
+            assert_eq!(&minimax(&mut r, &state), known, "after {marks:?}");
+            let mut tree = Tree::new(&mut r, state, 100_000, seed);
+            iterate_until_proven(&mut r, &mut tree, 100_000);
+            assert_eq!(tree.root_proven(), Some(&known[..]), "after {marks:?}");
+        }
+    }
+
+    #[test]
+    fn a_won_connect_four_position_is_found_won() {
+        let mut r = interpreter(&project_game("connectfour.kif"));
+        // red 4, black 1, red 3, black 1: red holds (3 1) and (4 1), black
+        // (1 1) and (1 2). Red's drop in column 5 makes three in a row
+        // with both ends open at row 1 (columns 2 and 6): black blocks one,
+        // red drops in the other. Black cannot make four in two moves.
+        let mut state = r.initial_state();
+        for (role, column) in [(0, 4), (1, 1), (0, 3), (1, 1)] {
+            let mover = r.parse_move(role, &format!("(drop {column})")).unwrap();
+            let idle = r.parse_move(1 - role, "noop").unwrap();
+            let joint = if role == 0 {
+                [mover, idle]
+            } else {
+                [idle, mover]
+            };
+            state = r.next_state(&state, &joint);
+        }
+        let mut tree = Tree::new(&mut r, state, 100_000, 7);
+        iterate_until_proven(&mut r, &mut tree, 100_000);
+        assert_eq!(tree.root_proven(), Some(&[1.0, 0.0][..]));
+        assert_eq!(most_visited(&r, &tree), "(drop 5)");
+    }
+
     #[test]
     fn a_tree_at_its_node_limit_still_searches() {
         let (mut r, mut tree) = searched(PUZZLE, 1, 2, 100);
