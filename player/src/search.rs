@@ -13,9 +13,12 @@
 //! every child is proven, with the values of the child best for that role
 //! (each role taken to maximize its own goal: minimax in a two-player
 //! zero-sum game). Below the root a proven node is played as a terminal
-//! one; a proven child is chosen by its value, without exploration, so a
-//! proven loss is left alone while anything else exists; a proven root
-//! chooses its best child every time, so that move gets the visits.
+//! one; where some child is unproven, the proven ones are left out of the
+//! selection (at the root every other iteration; else a proven child is
+//! chosen by its value, without exploration, so a proven loss is left
+//! alone), and the values backed up past a node are its chooser's best
+//! proven child's when better for the chooser; a proven root chooses its
+//! best child every time, so that move gets the visits.
 
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -211,18 +214,40 @@ impl<R: Reasoner> Tree<R> {
             }
             break self.playout(r, next);
         };
-        for (node, joint) in &self.path {
-            let node = &mut self.nodes[*node];
+        self.back_up(values);
+        if self.solver {
+            self.prove_path();
+        }
+    }
+
+    /// Adds `values` to the statistics of the last path, from its end up.
+    /// Above a node whose chooser has a proven child better for it than
+    /// the values from below, that child's values go up instead: the
+    /// chooser would take it (with the proven children left out of the
+    /// selection, [`Tree::select`], the values from below come from the
+    /// unproven ones).
+    fn back_up(&mut self, mut values: Vec<f64>) {
+        let path = std::mem::take(&mut self.path);
+        for (at, joint) in path.iter().rev() {
+            let node = &mut self.nodes[*at];
             node.visits += 1;
             for (role, &i) in joint.iter().enumerate() {
                 let s = &mut node.stats[role][i as usize];
                 s.visits += 1;
                 s.value += values[role];
             }
+            let chooser = self.chooser(*at).filter(|_| self.solver);
+            if let Some((chooser, best)) =
+                chooser.and_then(|c| Some((c, self.best_proven(*at, c)?)))
+            {
+                let proven = self.nodes[*at].children[&best];
+                let proven = self.nodes[proven].proven.as_ref().expect("a proven child");
+                if proven[chooser] > values[chooser] {
+                    values.clone_from(proven);
+                }
+            }
         }
-        if self.solver {
-            self.prove_path();
-        }
+        self.path = path;
     }
 
     /// Proves the nodes of the last path that its end proved, from the end
@@ -305,8 +330,19 @@ impl<R: Reasoner> Tree<R> {
         let solving = self.solver && self.nodes[at].proven_children > 0;
         let chooser = self.chooser(at).filter(|_| solving);
         if let Some(chooser) = chooser.filter(|_| self.nodes[at].proven.is_some()) {
-            return self.best_proven(at, chooser);
+            return self
+                .best_proven(at, chooser)
+                .expect("a proven node has a proven child");
         }
+        // Where some child is unproven, the proven ones are left out (below
+        // the root always, at the root every other iteration, so that a
+        // proven best move there keeps the visits the player counts):
+        // chosen by its value, a proven draw would take every visit once
+        // its siblings' UCB fell below it, and those siblings, which must
+        // be proven before the node is, would starve.
+        let unproven =
+            chooser.is_some_and(|c| self.nodes[at].proven_children < self.nodes[at].moves[c].len());
+        let skip_proven = unproven && (at != self.root || self.iterations.is_multiple_of(2));
         let mut zeros = vec![0; chooser.map_or(0, |_| self.nodes[at].moves.len())];
         let node = &self.nodes[at];
         let log_n = (node.visits.max(1) as f64).ln();
@@ -327,6 +363,9 @@ impl<R: Reasoner> Tree<R> {
                     .flatten()
                     .map(|values| values[role]);
                 let score = if let Some(value) = proven {
+                    if skip_proven {
+                        continue;
+                    }
                     value
                 } else if s.visits == 0 {
                     f64::INFINITY
@@ -342,19 +381,24 @@ impl<R: Reasoner> Tree<R> {
         joint.into_boxed_slice()
     }
 
-    /// At a proven node, the joint move of the chooser's best proven child.
-    fn best_proven(&self, at: usize, chooser: usize) -> Box<[u32]> {
+    /// The joint move of the chooser's best proven child at `at`, if any.
+    fn best_proven(&self, at: usize, chooser: usize) -> Option<Box<[u32]>> {
+        if self.nodes[at].proven_children == 0 {
+            return None;
+        }
         let n = self.nodes[at].moves[chooser].len();
         let mut joint = vec![0; self.nodes[at].moves.len()];
-        let mut best = (f64::NEG_INFINITY, 0);
+        let mut best: Option<(f64, usize)> = None;
         for i in 0..n {
-            let value = self.proven_child(at, &mut joint, chooser, i);
-            if let Some(value) = value.map(|v| v[chooser]).filter(|&v| v > best.0) {
-                best = (value, i);
+            let value = self
+                .proven_child(at, &mut joint, chooser, i)
+                .map(|v| v[chooser]);
+            if let Some(value) = value.filter(|&v| best.is_none_or(|(b, _)| v > b)) {
+                best = Some((value, i));
             }
         }
-        joint[chooser] = best.1 as u32;
-        joint.into_boxed_slice()
+        joint[chooser] = best?.1 as u32;
+        Some(joint.into_boxed_slice())
     }
 
     /// Goals / 100 at the end of a uniformly random playout from `state`.
@@ -724,12 +768,14 @@ mod tests {
     #[test]
     fn tic_tac_toe_positions_are_proven_with_their_minimax_values() {
         let mut r = interpreter(&project_game("tictactoe.kif"));
-        // x in the centre and o in a corner: a draw, x to move, seven
-        // plies left. Two marks each, x to move: a draw, and a win for x
-        // (it blocks o's diagonal with a fork). o to move with a line to
-        // complete: a win for o. Minimax confirms each value.
+        // x in the centre: a draw, o to move. x in the centre and o in a
+        // corner: a draw, x to move, seven plies left. Two marks each, x
+        // to move: a draw, and a win for x (it blocks o's diagonal with a
+        // fork). o to move with a line to complete: a win for o. Minimax
+        // confirms each value.
         let (draw, x_wins, o_wins) = (vec![0.5, 0.5], vec![1.0, 0.0], vec![0.0, 1.0]);
         for (marks, known, seed) in [
+            (&[(2, 2)][..], &draw, 10),
             (&[(2, 2), (1, 1)][..], &draw, 9),
             (&[(2, 2), (1, 1), (3, 3), (1, 3)][..], &draw, 6),
             (&[(1, 1), (2, 2), (3, 3), (1, 3)][..], &x_wins, 7),
@@ -741,6 +787,15 @@ mod tests {
             iterate_until_proven(&mut r, &mut tree, 100_000);
             assert_eq!(tree.root_proven(), Some(&known[..]), "after {marks:?}");
         }
+    }
+
+    #[test]
+    fn tic_tac_toe_is_proven_a_draw() {
+        let mut r = interpreter(&project_game("tictactoe.kif"));
+        let initial = r.initial_state();
+        let mut tree = Tree::new(&mut r, initial, 200_000, 11);
+        iterate_until_proven(&mut r, &mut tree, 200_000);
+        assert_eq!(tree.root_proven(), Some(&[0.5, 0.5][..]));
     }
 
     #[test]
