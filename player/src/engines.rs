@@ -5,9 +5,8 @@
 //! soon as the worker has searched the current state.
 
 use crate::remote::Remote;
-use crate::session::Settings;
 use crate::workers::Workers;
-use crate::Compile;
+use crate::{Compile, Settings};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};

@@ -31,7 +31,6 @@ pub mod spelling;
 pub mod workers;
 
 pub use player::{Player, Reply};
-pub use session::Settings;
 
 use gdl_runtime::Reasoner;
 use std::sync::Arc;
@@ -39,6 +38,19 @@ use std::sync::Arc;
 /// Nodes all search trees together may hold (a node of a small game takes
 /// a few hundred bytes).
 pub const MAX_TREE_NODES: usize = 2_000_000;
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Search threads.
+    pub threads: usize,
+    /// Time kept back from each clock for sending the answer, at the
+    /// least: the player adds the latency it measures
+    /// ([`clock::Margin`]).
+    pub margin: std::time::Duration,
+    /// Most nodes of each thread's tree.
+    pub max_nodes: usize,
+}
 
 /// The default way to play: `threads` search threads sharing
 /// [`MAX_TREE_NODES`], answering 300 ms before the play clock ends.

@@ -5,9 +5,9 @@
 
 use crate::clock::Margin;
 use crate::message::{self, Message};
-use crate::session::{self, Request, Settings, Setup, Step};
+use crate::session::{self, Request, Setup, Step};
 use crate::spelling::Spelling;
-use crate::Loader;
+use crate::{Loader, Settings};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};

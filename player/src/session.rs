@@ -8,7 +8,7 @@ use crate::engines::Engines;
 use crate::message::Own;
 use crate::spelling::Spelling;
 use crate::workers::Workers;
-use crate::{Compile, Factory};
+use crate::{Compile, Factory, Settings};
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -37,19 +37,6 @@ pub enum Request {
     Play(Step, Instant, Sender<Result<String, String>>),
     /// A STOP with the last step.
     Stop(Step, Sender<Result<(), String>>),
-}
-
-/// How a match is played.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Search threads.
-    pub threads: usize,
-    /// Time kept back from each clock for sending the answer, at the
-    /// least: the player adds the latency it measures
-    /// ([`crate::clock::Margin`]).
-    pub margin: Duration,
-    /// Most nodes of each thread's tree.
-    pub max_nodes: usize,
 }
 
 /// What a match needs to start.
