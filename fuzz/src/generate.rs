@@ -11,8 +11,8 @@
 //! recursion through the successor relation within GDL's recursion
 //! restriction), derived relations in strata whose bodies mix `true`,
 //! static and earlier derived relations, `not`, `or` and `distinct`,
-//! recursive relations over the state (among them rays along `succ`
-//! through the squares that pass a test of the state, as chess's
+//! recursive relations over the state (among them rays along `succ`, or
+//! `(plus ?x 1 ?y)`, through the squares that pass a test of the state, as chess's
 //! `clear_row`, which the demand strategy walks by loops), and
 //! `legal`/`next`/`terminal`/`goal` rules over all of them. Some games are
 //! GDL-II: a role `random` that draws a value each step (into a fluent
@@ -521,19 +521,25 @@ impl Generator {
         }
     }
 
-    /// A ray along `succ`, forward or backward, as chess's `clear_row`:
-    /// `(ray<n> ?x ?z)` holds when ?z lies beyond ?x and every square from
-    /// the one after ?x to ?z (or before ?z only) passes a test of one
-    /// argument, a fluent or relation of the pool, maybe negated; with a
-    /// binary fluent, sometimes `(ray<n> ?k ?x ?z)` whose test `(true (f
-    /// ?k ?y))` (positive, in both rules) keeps ?k along the ray. A right-linear recursion through
-    /// an acyclic static relation: the demand strategy walks it.
+    /// A ray along `succ` (or, when the game has `plus`, sometimes along
+    /// `(plus ?x 1 ?y)`, as skirmish's rays step), forward or backward, as
+    /// chess's `clear_row`: `(ray<n> ?x ?z)` holds when ?z lies beyond ?x
+    /// and every square from the one after ?x to ?z (or before ?z only)
+    /// passes a test of one argument, a fluent or relation of the pool,
+    /// maybe negated; with a binary fluent, sometimes `(ray<n> ?k ?x ?z)`
+    /// whose test `(true (f ?k ?y))` (positive, in both rules) keeps ?k
+    /// along the ray. A right-linear recursion through an acyclic static
+    /// relation: the demand strategy walks it.
     fn ray(&mut self) {
         let name = format!("ray{}", self.pool.len());
         let forward = self.chance(0.5);
+        let by_plus = self.pool.iter().any(|s| s.name == "plus") && self.chance(0.5);
         let step = |a: &str, b: &str| {
             let (a, b) = if forward { (a, b) } else { (b, a) };
-            Literal::Pos(Atom::new("succ", vec![v(a), v(b)]))
+            match by_plus {
+                true => Literal::Pos(Atom::new("plus", vec![v(a), Term::c("1"), v(b)])),
+                false => Literal::Pos(Atom::new("succ", vec![v(a), v(b)])),
+            }
         };
         let binary = (self.fluents.iter())
             .find(|f| f.args == [Kind::Value, Kind::Value])

@@ -80,6 +80,27 @@ fn some_games_have_rays_the_demand_strategy_walks() {
     assert!(walked >= 10, "{walked} of 100 games take a walk");
 }
 
+/// Some generated rays step by `(plus ?x 1 ?y)`, a static relation of
+/// three arguments with a constant (as skirmish's), and are walked too.
+#[test]
+fn some_rays_step_by_a_static_literal_with_a_constant_and_are_walked() {
+    let walked = (0..1000u64)
+        .filter(|&seed| {
+            let kif = generate::game(seed).kif();
+            if !kif.contains("(plus ?x 1 ?y)") && !kif.contains("(plus ?y 1 ?x)") {
+                return false;
+            }
+            let loaded = gdlc::load_bytes(format!("s{seed}.kif"), kif.into_bytes()).expect("valid");
+            let c = gdlc::compile::analyze_with(&loaded, gdlc::compile::Strategy::Demand);
+            c.ok().and_then(|c| {
+                let relational = c.relational()?;
+                Some(relational.top_down.walks.iter().any(Option::is_some))
+            }) == Some(true)
+        })
+        .count();
+    assert!(walked >= 10, "{walked} of 1000 games walk a ray along plus");
+}
+
 #[test]
 fn the_games_exercise_every_feature() {
     let mut counts = [0usize; 9];
