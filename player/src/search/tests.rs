@@ -1,0 +1,346 @@
+//! The search's tests: small games whose best moves and values are known.
+
+use super::*;
+use gdlc::interp::Interpreter;
+
+fn interpreter(text: &str) -> Interpreter {
+    let loaded = gdlc::load_bytes("t.kif".into(), text.as_bytes().to_vec())
+        .unwrap_or_else(|e| panic!("{e}"));
+    Interpreter::new(&loaded)
+}
+
+/// A one-role puzzle of two steps: only `(pick b)` then `(pick a)`
+/// scores 100.
+const PUZZLE: &str = "(role p) (init (step 0)) (succ 0 1) (succ 1 2)
+    (choice a) (choice b)
+    (<= (legal p (pick ?c)) (choice ?c))
+    (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+    (<= (next (first ?c)) (does p (pick ?c)) (true (step 0)))
+    (<= (next (first ?c)) (true (first ?c)))
+    (<= (next (second ?c)) (does p (pick ?c)) (true (step 1)))
+    (<= terminal (true (step 2)))
+    (<= (goal p 100) (true (first b)) (true (second a)))
+    (<= (goal p 0) (not (true (first b))))
+    (<= (goal p 0) (not (true (second a))))";
+
+/// The interpreter of `text` and a tree of at most `nodes` nodes from
+/// its initial state (seeded with `seed`), after `iterations`.
+fn searched(
+    text: &str,
+    nodes: usize,
+    seed: u64,
+    iterations: usize,
+) -> (Interpreter, Tree<Interpreter>) {
+    searched_with(text, nodes, seed, iterations, true)
+}
+
+/// As [`searched`], with proven values or (`solver` false) without.
+fn searched_with(
+    text: &str,
+    nodes: usize,
+    seed: u64,
+    iterations: usize,
+    solver: bool,
+) -> (Interpreter, Tree<Interpreter>) {
+    let mut r = interpreter(text);
+    let initial = r.initial_state();
+    let mut tree = Tree::new(&mut r, initial, nodes, seed);
+    if !solver {
+        tree = tree.without_solver();
+    }
+    for _ in 0..iterations {
+        tree.iterate(&mut r);
+    }
+    (r, tree)
+}
+
+fn most_visited<R: Reasoner>(r: &R, tree: &Tree<R>) -> String {
+    let (m, _) = tree
+        .root_moves(0)
+        .into_iter()
+        .max_by_key(|(_, s)| s.visits)
+        .unwrap();
+    r.move_text(0, m)
+}
+
+#[test]
+fn finds_the_puzzles_solution_and_keeps_the_subtree() {
+    // Without proven values, whose proof would stop the visits below.
+    let (mut r, mut tree) = searched_with(PUZZLE, 1000, 1, 200, false);
+    assert_eq!(most_visited(&r, &tree), "(pick b)");
+    assert_eq!(tree.iterations(), 200);
+    let b = r.parse_move(0, "(pick b)").unwrap();
+    let before = tree.len();
+    tree.advance(&mut r, &[b]);
+    // The subtree below `(pick b)`: it and its two children.
+    assert!(tree.len() == 3 && before == 7, "{before} -> {}", tree.len());
+    let visits: u64 = tree.root_moves(0).iter().map(|(_, s)| s.visits).sum();
+    assert!(visits > 50, "kept {visits} visits");
+    assert_eq!(most_visited(&r, &tree), "(pick a)");
+    let a = r.parse_move(0, "(pick a)").unwrap();
+    tree.advance(&mut r, &[a]);
+    assert!(tree.root_is_terminal());
+}
+
+/// The player gambles (random then makes it win or lose, evenly) or
+/// plays safe for 40; random's goals are the player's reversed. As a
+/// chance node, random makes the gamble worth 50; as an opponent, 0.
+const GAMBLE: &str = "(role p) (role random)
+    (<= (legal p gamble) (not (true chosen)))
+    (<= (legal p safe) (not (true chosen)))
+    (<= (legal p noop) (true chosen))
+    (<= (legal random noop) (not (true chosen)))
+    (<= (legal random (coin ?c)) (true chosen) (side ?c))
+    (side heads) (side tails)
+    (<= (next chosen) (not (true chosen)))
+    (<= (next (took ?m)) (does p ?m) (distinct ?m noop))
+    (<= (next (took ?m)) (true (took ?m)))
+    (<= (next (landed ?c)) (does random (coin ?c)))
+    (<= terminal (true (took safe)))
+    (<= terminal (true (landed ?c)))
+    (<= (won 100) (true (landed heads)))
+    (<= (won 0) (true (landed tails)))
+    (<= (won 40) (true (took safe)))
+    (<= (goal p ?v) (won ?v))
+    (<= (goal random 0) (won 100))
+    (<= (goal random 100) (won 0))
+    (<= (goal random 60) (won 40))";
+
+#[test]
+fn random_is_a_chance_node_not_an_opponent() {
+    let (r, tree) = searched(GAMBLE, 1000, 3, 2000);
+    assert_eq!(most_visited(&r, &tree), "gamble");
+    let (_, gamble) = (tree.root_moves(0).into_iter())
+        .find(|&(m, _)| r.move_text(0, m) == "gamble")
+        .unwrap();
+    let mean = gamble.value / gamble.visits as f64;
+    assert!((mean - 0.5).abs() < 0.05, "the gamble is worth {mean}");
+}
+
+/// x plays `safe` (40 for x, the game ends) or `trap`, after which o
+/// plays `take` (o wins) or `give` (x wins): a proven loss for x, that
+/// random playouts score 50.
+const TRAP: &str = "(role x) (role o)
+    (<= (legal x safe) (not (true played)))
+    (<= (legal x trap) (not (true played)))
+    (<= (legal o noop) (not (true played)))
+    (<= (legal x noop) (true played))
+    (<= (legal o take) (true played))
+    (<= (legal o give) (true played))
+    (<= (next played) (does x trap))
+    (<= (next (took safe)) (does x safe))
+    (<= (next (took take)) (does o take))
+    (<= (next (took give)) (does o give))
+    (<= terminal (true (took ?m)))
+    (<= (goal x 40) (true (took safe)))
+    (<= (goal o 60) (true (took safe)))
+    (<= (goal x 0) (true (took take)))
+    (<= (goal o 100) (true (took take)))
+    (<= (goal x 100) (true (took give)))
+    (<= (goal o 0) (true (took give)))";
+
+fn visits_of<R: Reasoner>(r: &R, tree: &Tree<R>, text: &str) -> u64 {
+    let mut found = tree.root_moves(0).into_iter();
+    let (_, stats) = found.find(|&(m, _)| r.move_text(0, m) == text).unwrap();
+    stats.visits
+}
+
+#[test]
+fn a_proven_loss_is_left_alone_and_the_root_is_proven() {
+    let (r, tree) = searched(TRAP, 1000, 4, 300);
+    assert_eq!(tree.root_proven(), Some(&[0.4, 0.6][..]));
+    assert_eq!(most_visited(&r, &tree), "safe");
+    // Proven after both of o's answers were tried: a handful of visits.
+    assert!(
+        visits_of(&r, &tree, "trap") <= 10,
+        "{}",
+        visits_of(&r, &tree, "trap")
+    );
+}
+
+#[test]
+fn without_the_solver_the_trap_draws_visits_and_nothing_is_proven() {
+    let (r, tree) = searched_with(TRAP, 1000, 4, 300, false);
+    assert_eq!(tree.root_proven(), None);
+    assert!(
+        visits_of(&r, &tree, "trap") > 10,
+        "{}",
+        visits_of(&r, &tree, "trap")
+    );
+}
+
+/// x wins at once with `(pick 3)`; its other picks hand the turn to o,
+/// and the game goes on (a random walk to 6 steps).
+const QUICK_WIN: &str = "(role x) (role o) (init (control x)) (init (step 0))
+    (n 1) (n 2) (n 3) (n 4) (n 5)
+    (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+    (<= (legal ?r (pick ?n)) (true (control ?r)) (n ?n))
+    (<= (legal x noop) (true (control o)))
+    (<= (legal o noop) (true (control x)))
+    (<= (next won) (does x (pick 3)))
+    (<= (next (control o)) (true (control x)))
+    (<= (next (control x)) (true (control o)))
+    (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+    (<= terminal (true won))
+    (<= terminal (true (step 6)))
+    (<= (goal x 100) (true won))
+    (<= (goal o 0) (true won))
+    (<= (goal x 50) (not (true won)))
+    (<= (goal o 50) (not (true won)))";
+
+#[test]
+fn a_proven_subtree_stays_proven_past_the_move_and_leads_the_search() {
+    let (mut r, mut tree) = searched(PUZZLE, 1000, 1, 200);
+    assert_eq!(tree.root_proven(), Some(&[1.0][..]));
+    assert_eq!(most_visited(&r, &tree), "(pick b)");
+    let b = r.parse_move(0, "(pick b)").unwrap();
+    tree.advance(&mut r, &[b]);
+    assert_eq!(tree.root_proven(), Some(&[1.0][..]));
+    for _ in 0..20 {
+        tree.iterate(&mut r);
+    }
+    assert_eq!(most_visited(&r, &tree), "(pick a)");
+}
+
+#[test]
+fn a_proven_win_takes_every_visit_once_found() {
+    let (r, tree) = searched(QUICK_WIN, 1000, 5, 200);
+    assert_eq!(tree.root_proven(), Some(&[1.0, 0.0][..]));
+    assert_eq!(most_visited(&r, &tree), "(pick 3)");
+    // Every iteration after the proof goes to the win.
+    assert!(visits_of(&r, &tree, "(pick 3)") >= 190);
+}
+
+/// A project game's description.
+fn project_game(name: &str) -> String {
+    let path = format!("{}/../games/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Iterates `tree` until its root is proven, at most `most` times;
+/// the iterations it took.
+fn iterate_until_proven<R: Reasoner>(r: &mut R, tree: &mut Tree<R>, most: usize) -> usize {
+    let mut n = 0;
+    while tree.root_proven().is_none() && n < most {
+        tree.iterate(r);
+        n += 1;
+    }
+    n
+}
+
+/// The state after the marks `moves` (row, column), the roles taking
+/// turns from the first, the other playing `noop`.
+fn after_marks<R: Reasoner>(r: &mut R, moves: &[(u32, u32)]) -> R::State {
+    let mut state = r.initial_state();
+    for (k, (row, column)) in moves.iter().enumerate() {
+        let role = k % 2;
+        let mark = r
+            .parse_move(role, &format!("(mark {row} {column})"))
+            .unwrap();
+        let idle = r.parse_move(1 - role, "noop").unwrap();
+        let joint = if role == 0 {
+            [mark, idle]
+        } else {
+            [idle, mark]
+        };
+        state = r.next_state(&state, &joint);
+    }
+    state
+}
+
+/// The values / 100 of `state` under minimax, each role maximizing
+/// its own goal where it alone has a choice: the oracle the solver's
+/// proofs are checked against.
+fn minimax<R: Reasoner>(r: &mut R, state: &R::State) -> Vec<f64> {
+    if r.is_terminal(state) {
+        return values(r, state);
+    }
+    let mut moves: Vec<Vec<R::Move>> = Vec::new();
+    for role in 0..r.roles().len() {
+        let mut legal = Vec::new();
+        r.legal_moves(state, role, &mut legal);
+        moves.push(legal);
+    }
+    let chooser = (0..moves.len()).find(|&k| moves[k].len() > 1).unwrap_or(0);
+    let mut best: Option<Vec<f64>> = None;
+    for &m in &moves[chooser] {
+        let joint: Vec<R::Move> = (0..moves.len())
+            .map(|k| if k == chooser { m } else { moves[k][0] })
+            .collect();
+        let next = r.next_state(state, &joint);
+        let v = minimax(r, &next);
+        if best.as_ref().is_none_or(|b| v[chooser] > b[chooser]) {
+            best = Some(v);
+        }
+    }
+    best.expect("a legal move")
+}
+
+#[test]
+fn tic_tac_toe_positions_are_proven_with_their_minimax_values() {
+    let mut r = interpreter(&project_game("tictactoe.kif"));
+    // x in the centre: a draw, o to move. x in the centre and o in a
+    // corner: a draw, x to move, seven plies left. Two marks each, x
+    // to move: a draw, and a win for x (it blocks o's diagonal with a
+    // fork). o to move with a line to complete: a win for o. Minimax
+    // confirms each value.
+    let (draw, x_wins, o_wins) = (vec![0.5, 0.5], vec![1.0, 0.0], vec![0.0, 1.0]);
+    for (marks, known, seed) in [
+        (&[(2, 2)][..], &draw, 10),
+        (&[(2, 2), (1, 1)][..], &draw, 9),
+        (&[(2, 2), (1, 1), (3, 3), (1, 3)][..], &draw, 6),
+        (&[(1, 1), (2, 2), (3, 3), (1, 3)][..], &x_wins, 7),
+        (&[(1, 2), (1, 1), (2, 1), (2, 2), (3, 2)][..], &o_wins, 8),
+    ] {
+        let state = after_marks(&mut r, marks);
+        assert_eq!(&minimax(&mut r, &state), known, "after {marks:?}");
+        let mut tree = Tree::new(&mut r, state, 100_000, seed);
+        iterate_until_proven(&mut r, &mut tree, 100_000);
+        assert_eq!(tree.root_proven(), Some(&known[..]), "after {marks:?}");
+    }
+}
+
+#[test]
+fn tic_tac_toe_is_proven_a_draw() {
+    let mut r = interpreter(&project_game("tictactoe.kif"));
+    let initial = r.initial_state();
+    let mut tree = Tree::new(&mut r, initial, 200_000, 11);
+    iterate_until_proven(&mut r, &mut tree, 200_000);
+    assert_eq!(tree.root_proven(), Some(&[0.5, 0.5][..]));
+}
+
+#[test]
+fn a_won_connect_four_position_is_found_won() {
+    let mut r = interpreter(&project_game("connectfour.kif"));
+    // red 4, black 1, red 3, black 1: red holds (3 1) and (4 1), black
+    // (1 1) and (1 2). Red's drop in column 5 makes three in a row
+    // with both ends open at row 1 (columns 2 and 6): black blocks one,
+    // red drops in the other. Black cannot make four in two moves.
+    let mut state = r.initial_state();
+    for (role, column) in [(0, 4), (1, 1), (0, 3), (1, 1)] {
+        let mover = r.parse_move(role, &format!("(drop {column})")).unwrap();
+        let idle = r.parse_move(1 - role, "noop").unwrap();
+        let joint = if role == 0 {
+            [mover, idle]
+        } else {
+            [idle, mover]
+        };
+        state = r.next_state(&state, &joint);
+    }
+    let mut tree = Tree::new(&mut r, state, 100_000, 7);
+    iterate_until_proven(&mut r, &mut tree, 100_000);
+    assert_eq!(tree.root_proven(), Some(&[1.0, 0.0][..]));
+    assert_eq!(most_visited(&r, &tree), "(drop 5)");
+}
+
+#[test]
+fn a_tree_at_its_node_limit_still_searches() {
+    let (mut r, mut tree) = searched(PUZZLE, 1, 2, 100);
+    assert_eq!(tree.len(), 1);
+    let visits: u64 = tree.root_moves(0).iter().map(|(_, s)| s.visits).sum();
+    assert_eq!(visits, 100);
+    // Moving past an unexpanded child rebuilds the root from the state.
+    let b = r.parse_move(0, "(pick b)").unwrap();
+    tree.advance(&mut r, &[b]);
+    assert_eq!(tree.root_moves(0).len(), 2);
+}
