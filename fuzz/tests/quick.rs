@@ -61,6 +61,17 @@ proptest! {
     }
 }
 
+/// Whether the demand strategy walks some ray of generated game `seed`
+/// (its description `kif`) by a loop.
+fn walks_a_ray(seed: u64, kif: String) -> bool {
+    let loaded = gdlc::load_bytes(format!("s{seed}.kif"), kif.into_bytes()).expect("valid");
+    let c = gdlc::compile::analyze_with(&loaded, gdlc::compile::Strategy::Demand);
+    c.ok().and_then(|c| {
+        let relational = c.relational()?;
+        Some(relational.top_down.walks.iter().any(Option::is_some))
+    }) == Some(true)
+}
+
 /// Some generated games have a ray the demand strategy walks by loops
 /// (`compile::demand::walks`), so that the differential fuzzing compares
 /// the walks with the interpreter.
@@ -69,12 +80,7 @@ fn some_games_have_rays_the_demand_strategy_walks() {
     let walked = (0..100u64)
         .filter(|&seed| {
             let kif = generate::game(seed).kif();
-            let loaded = gdlc::load_bytes(format!("s{seed}.kif"), kif.into_bytes()).expect("valid");
-            let c = gdlc::compile::analyze_with(&loaded, gdlc::compile::Strategy::Demand);
-            c.ok().and_then(|c| {
-                let relational = c.relational()?;
-                Some(relational.top_down.walks.iter().any(Option::is_some))
-            }) == Some(true)
+            walks_a_ray(seed, kif)
         })
         .count();
     assert!(walked >= 10, "{walked} of 100 games take a walk");
@@ -90,12 +96,7 @@ fn some_rays_step_by_a_static_literal_with_a_constant_and_are_walked() {
             if !kif.contains("(plus ?x 1 ?y)") && !kif.contains("(plus ?y 1 ?x)") {
                 return false;
             }
-            let loaded = gdlc::load_bytes(format!("s{seed}.kif"), kif.into_bytes()).expect("valid");
-            let c = gdlc::compile::analyze_with(&loaded, gdlc::compile::Strategy::Demand);
-            c.ok().and_then(|c| {
-                let relational = c.relational()?;
-                Some(relational.top_down.walks.iter().any(Option::is_some))
-            }) == Some(true)
+            walks_a_ray(seed, kif)
         })
         .count();
     assert!(walked >= 10, "{walked} of 1000 games walk a ray along plus");

@@ -23,7 +23,8 @@ impl<R: Reasoner> Tree<R> {
                 s.visits += 1;
                 s.value += values[role];
             }
-            let chooser = self.chooser(*at).filter(|_| self.solver);
+            let proving = self.solver && self.nodes[*at].proven_children > 0;
+            let chooser = proving.then(|| self.chooser(*at)).flatten();
             if let Some((chooser, best)) =
                 chooser.and_then(|c| Some((c, self.best_proven(*at, c)?)))
             {

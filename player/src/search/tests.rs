@@ -228,24 +228,30 @@ fn iterate_until_proven<R: Reasoner>(r: &mut R, tree: &mut Tree<R>, most: usize)
     n
 }
 
-/// The state after the marks `moves` (row, column), the roles taking
-/// turns from the first, the other playing `noop`.
-fn after_marks<R: Reasoner>(r: &mut R, moves: &[(u32, u32)]) -> R::State {
+/// The state after `moves` of a two-player turn-taking game, the roles
+/// taking turns from the first, the other playing `noop`.
+fn after_turns<R: Reasoner>(r: &mut R, moves: &[String]) -> R::State {
     let mut state = r.initial_state();
-    for (k, (row, column)) in moves.iter().enumerate() {
+    for (k, text) in moves.iter().enumerate() {
         let role = k % 2;
-        let mark = r
-            .parse_move(role, &format!("(mark {row} {column})"))
-            .unwrap();
+        let mover = r.parse_move(role, text).unwrap();
         let idle = r.parse_move(1 - role, "noop").unwrap();
         let joint = if role == 0 {
-            [mark, idle]
+            [mover, idle]
         } else {
-            [idle, mark]
+            [idle, mover]
         };
         state = r.next_state(&state, &joint);
     }
     state
+}
+
+/// The tic-tac-toe state after the marks `moves` (row, column), x first.
+fn after_marks<R: Reasoner>(r: &mut R, moves: &[(u32, u32)]) -> R::State {
+    let texts: Vec<String> = (moves.iter())
+        .map(|(row, column)| format!("(mark {row} {column})"))
+        .collect();
+    after_turns(r, &texts)
 }
 
 /// The values / 100 of `state` under minimax, each role maximizing
@@ -316,17 +322,8 @@ fn a_won_connect_four_position_is_found_won() {
     // (1 1) and (1 2). Red's drop in column 5 makes three in a row
     // with both ends open at row 1 (columns 2 and 6): black blocks one,
     // red drops in the other. Black cannot make four in two moves.
-    let mut state = r.initial_state();
-    for (role, column) in [(0, 4), (1, 1), (0, 3), (1, 1)] {
-        let mover = r.parse_move(role, &format!("(drop {column})")).unwrap();
-        let idle = r.parse_move(1 - role, "noop").unwrap();
-        let joint = if role == 0 {
-            [mover, idle]
-        } else {
-            [idle, mover]
-        };
-        state = r.next_state(&state, &joint);
-    }
+    let drops: Vec<String> = [4, 1, 3, 1].map(|c| format!("(drop {c})")).to_vec();
+    let state = after_turns(&mut r, &drops);
     let mut tree = Tree::new(&mut r, state, 100_000, 7);
     iterate_until_proven(&mut r, &mut tree, 100_000);
     assert_eq!(tree.root_proven(), Some(&[1.0, 0.0][..]));

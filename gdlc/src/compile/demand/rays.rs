@@ -592,19 +592,28 @@ impl Evaluator<'_> {
         }
     }
 
+    /// The rules of `rel` whose heads match `args`: each one's body and
+    /// the binding the match makes.
+    fn rules_of<'p>(
+        &'p self,
+        rel: usize,
+        args: &'p [TermId],
+    ) -> impl Iterator<Item = (Vec<&'p Lit>, Vec<Option<TermId>>)> + 'p {
+        let rules = self.program.rules.iter().filter(move |r| r.head.rel == rel);
+        rules.filter_map(move |rule| {
+            let mut binding = vec![None; rule.vars.len()];
+            let matched = (rule.head.args.iter().zip(args))
+                .all(|(pat, &t)| matches(&self.program.store, pat, t, &mut binding));
+            matched.then(|| (rule.body.iter().collect(), binding))
+        })
+    }
+
     /// The fluent tests under which derived relation `rel` holds of
     /// `args`: its rules' witnesses, of which at most one may need tests
     /// (any that needs none makes it hold outright).
     fn expand(&self, rel: usize, args: &[TermId], depth: usize) -> Option<Option<Vec<u32>>> {
         let mut conditions: Vec<Vec<u32>> = Vec::new();
-        for rule in self.program.rules.iter().filter(|r| r.head.rel == rel) {
-            let mut binding = vec![None; rule.vars.len()];
-            let matched = (rule.head.args.iter().zip(args))
-                .all(|(pat, &t)| matches(&self.program.store, pat, t, &mut binding));
-            if !matched {
-                continue;
-            }
-            let body: Vec<&Lit> = rule.body.iter().collect();
+        for (body, binding) in self.rules_of(rel, args) {
             if let Some((_, tests)) = self.witness(&body, binding, depth)? {
                 conditions.push(tests);
             }
@@ -632,14 +641,7 @@ impl Evaluator<'_> {
         depth: usize,
     ) -> Option<Option<Vec<u32>>> {
         let mut tests: Vec<u32> = Vec::new();
-        for rule in self.program.rules.iter().filter(|r| r.head.rel == rel) {
-            let mut binding = vec![None; rule.vars.len()];
-            let matched = (rule.head.args.iter().zip(args))
-                .all(|(pat, &t)| matches(&self.program.store, pat, t, &mut binding));
-            if !matched {
-                continue;
-            }
-            let body: Vec<&Lit> = rule.body.iter().collect();
+        for (body, binding) in self.rules_of(rel, args) {
             for (_, witness) in self.witnesses(&body, binding, depth, MAX_TESTS)? {
                 match witness[..] {
                     [] => return Some(None),
@@ -752,6 +754,21 @@ mod tests {
         assert!(code.contains("fill_board(&mut self.board_0"));
     }
 
+    /// The rows of a [`RAY`] through open squares: the steps onto 5 and 9
+    /// test that the wall and the rook are not there, the step from 1
+    /// tests nothing.
+    fn assert_steps_past_the_wall_and_the_rook(ray: &RayTable, id: &impl Fn(&str) -> u32) {
+        assert_eq!(
+            row(ray, id("4")),
+            [id("4"), id("5"), id("(wall 5)") << 1 | 1]
+        );
+        assert_eq!(
+            row(ray, id("8")),
+            [id("8"), id("9"), id("(rook 9)") << 1 | 1]
+        );
+        assert_eq!(row(ray, id("1")), [id("1"), id("2"), TESTS_END]);
+    }
+
     #[test]
     fn a_step_through_a_negated_derived_relation_tests_that_no_witness_holds() {
         // `blocked` holds of a square holding a wall or a rook, and of 3
@@ -763,15 +780,7 @@ mod tests {
         let rules = RAY.replace("(open ?y)", "(free ?y)");
         let (ray, id) = table(&rules, blocked);
         let ray = ray.expect("not blocked reduces to fluent tests");
-        assert_eq!(
-            row(&ray, id("4")),
-            [id("4"), id("5"), id("(wall 5)") << 1 | 1]
-        );
-        assert_eq!(
-            row(&ray, id("8")),
-            [id("8"), id("9"), id("(rook 9)") << 1 | 1]
-        );
-        assert_eq!(row(&ray, id("1")), [id("1"), id("2"), TESTS_END]);
+        assert_steps_past_the_wall_and_the_rook(&ray, &id);
         assert!(!ray.rows.iter().any(|r| r[0] == id("2")));
         // A witness needing two fluents would make the negation a
         // disjunction of tests, which a row cannot hold.
@@ -792,15 +801,7 @@ mod tests {
         // A row per square with a next one; the only possible walls and
         // rooks are the initial ones, so only the steps onto 5 and 9 test.
         assert_eq!(ray.rows.len(), 11);
-        assert_eq!(
-            row(&ray, id("4")),
-            [id("4"), id("5"), id("(wall 5)") << 1 | 1]
-        );
-        assert_eq!(
-            row(&ray, id("8")),
-            [id("8"), id("9"), id("(rook 9)") << 1 | 1]
-        );
-        assert_eq!(row(&ray, id("1")), [id("1"), id("2"), TESTS_END]);
+        assert_steps_past_the_wall_and_the_rook(&ray, &id);
         assert!(!ray.rows.iter().any(|r| r[0] == id("12")));
     }
 
