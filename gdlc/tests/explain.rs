@@ -189,7 +189,7 @@ fn amazons_walks_out_from_the_amazons_over_a_board() {
     let out = &run.stdout;
     assert!(!out.contains("loop  scan emptycell"), "{out}");
     assert!(
-        out.contains("board 0: location/3, content at arg 3 (arrow black white), squares 10 × 10 = 100; read by the walks' ray tables"),
+        out.contains("board 0: location/3, content at arg 3 (arrow black white), squares 10 × 10 = 100; read by the walks' ray tables and 3 plan steps at a bound square"),
         "{out}"
     );
     assert!(out.contains("rule 93: a board test (board 0)"), "{out}");

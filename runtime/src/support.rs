@@ -664,14 +664,30 @@ pub const CONTENT_BITS: u32 = 5;
 /// content `c` is there), from the state `words`: each fluent `first + i`
 /// that holds sets the content `cells[i] & 31` of the square `cells[i] >>
 /// 5`. A square holding two contents has two bits, so the board says
-/// exactly what the fluents say.
+/// exactly what the fluents say. The board must be empty: all zeros, or
+/// cleared of the state it held by [`clear_board`].
 #[inline]
 pub fn fill_board<C: Table<u32> + ?Sized>(board: &mut [u32], words: &[u64], first: u32, cells: &C) {
     let cells = cells.table();
-    board.fill(0);
     for f in ones(words, first, first + cells.len() as u32) {
         let cell = cells[(f - first) as usize];
         board[(cell >> CONTENT_BITS) as usize] |= 1 << (cell & ((1 << CONTENT_BITS) - 1));
+    }
+}
+
+/// Empties `board`, filled by [`fill_board`] from the state `words`: the
+/// squares of the fluents that hold there, rather than every square (a
+/// board can have many more squares than pieces).
+#[inline]
+pub fn clear_board<C: Table<u32> + ?Sized>(
+    board: &mut [u32],
+    words: &[u64],
+    first: u32,
+    cells: &C,
+) {
+    let cells = cells.table();
+    for f in ones(words, first, first + cells.len() as u32) {
+        board[(cells[(f - first) as usize] >> CONTENT_BITS) as usize] = 0;
     }
 }
 
@@ -683,6 +699,62 @@ pub fn fill_board<C: Table<u32> + ?Sized>(board: &mut [u32], words: &[u64], firs
 pub fn board_tests(board: &[u32], test: &[u32]) -> bool {
     let held = board[test[0] as usize];
     held & test[1] == test[1] && held & test[2] == 0
+}
+
+/// A square of no board: what a square table ([`board_cell`]) holds at a
+/// slot whose coordinates name no square.
+pub const OFF_BOARD: u32 = u32::MAX;
+
+/// What is on the square whose coordinates are `key` (runtime ids), as
+/// [`fill_board`] keeps it in `board`: the square is `squares[s]`, `s` the
+/// slot of `key` in the box `mins`/`spans` ([`box_slot`]). A key outside
+/// the box or at an [`OFF_BOARD`] slot has nothing on it. A plan's fluent
+/// test at a bound square, as one load.
+#[inline]
+pub fn board_cell<S: Table<u32> + ?Sized>(
+    board: &[u32],
+    squares: &S,
+    mins: &[u32],
+    spans: &[u32],
+    key: &[u32],
+) -> u32 {
+    box_slot(mins, spans, key)
+        .and_then(|s| board.get(squares.table()[s] as usize))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The bit of content `v` (a runtime id) on a board whose contents' bits
+/// are `masks[v - min]`; none for another term.
+#[inline]
+pub fn content_bit<M: Table<u32> + ?Sized>(masks: &M, min: u32, v: u32) -> u32 {
+    (masks.table().get(v.wrapping_sub(min) as usize))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The set bits of `word`, lowest first: the contents on one square.
+#[inline]
+pub fn bits(word: u32) -> Bits {
+    Bits(word)
+}
+
+/// The iterator of [`bits`].
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(b as usize)
+    }
 }
 
 /// ORs the fluents `lo <= f < hi` of the state `from` into `to` (bit `f`
@@ -991,15 +1063,47 @@ mod tests {
     }
 
     #[test]
+    fn a_square_is_read_by_its_coordinates_and_a_key_off_the_board_holds_nothing() {
+        // Coordinates 10..12 × 20..22: slot 2 (11, 20) is square 2, slot
+        // 1 (10, 21) is off the board.
+        let board = [0b1u32, 0, 0b110];
+        let squares = [0u32, OFF_BOARD, 2, 1];
+        assert_eq!(
+            board_cell(&board, &squares[..], &[10, 20], &[2, 2], &[11, 20]),
+            0b110
+        );
+        assert_eq!(
+            board_cell(&board, &squares[..], &[10, 20], &[2, 2], &[10, 21]),
+            0
+        );
+        assert_eq!(
+            board_cell(&board, &squares[..], &[10, 20], &[2, 2], &[12, 20]),
+            0
+        );
+        assert_eq!(bits(0b110).collect::<Vec<_>>(), vec![1, 2]);
+        let masks = [0b1u32, 0b10];
+        assert_eq!(content_bit(&masks[..], 7, 8), 0b10);
+        assert_eq!(content_bit(&masks[..], 7, 6), 0);
+        assert_eq!(content_bit(&masks[..], 7, 9), 0);
+    }
+
+    #[test]
     fn a_board_holds_each_squares_contents_and_answers_tests_at_a_square() {
         // Fluents 10..14 are a board's cells: 10 = square 0 content 1,
         // 11 = square 0 content 2, 12 = square 2 content 0, 13 = square 3
         // content 1. Fluents 9, 10, 11 and 13 hold (9 is not the board's).
         let cells = [1, 2, 2 << CONTENT_BITS, 3 << CONTENT_BITS | 1];
         let words = [1u64 << 9 | 1 << 10 | 1 << 11 | 1 << 13];
-        let mut board = [7u32; 4];
+        let mut board = [0u32; 4];
         fill_board(&mut board, &words, 10, &cells);
         assert_eq!(board, [0b110, 0, 0, 0b10]);
+        // Cleared of that state, then filled from one where only 12 holds.
+        clear_board(&mut board, &words, 10, &cells);
+        assert_eq!(board, [0; 4]);
+        fill_board(&mut board, &[1 << 12], 10, &cells);
+        assert_eq!(board, [0, 0, 0b1, 0]);
+        clear_board(&mut board, &[1 << 12], 10, &cells);
+        fill_board(&mut board, &words, 10, &cells);
         // Square 0 holds 1 and 2, not 0; square 1 nothing.
         assert!(board_tests(&board, &[0, 0b110, 0b1]));
         assert!(!board_tests(&board, &[0, 0b10, 0b100]));

@@ -7,8 +7,11 @@
 //! occurs. A static relation is a table each call site filters through on
 //! its own, as a polymorphic function is typed at each use: `(coordinate
 //! ?x)` asked of a file and of a rank joins neither with the other, so
-//! chess's files and ranks can be two sorts of 8 values, not one domain of
-//! 16. A sort's values are the union of its positions' domains, numbered
+//! chess's files and ranks are two sorts, not one. A sort's values are
+//! the union of its positions' domains (chess's files' sort holds the
+//! ranks too: `(coordinate ?ignorex)` puts them at file positions of the
+//! searched relations, so a board numbers its squares by its fluents'
+//! values instead, [`super::boards`]), numbered
 //! densely from 0; a static binary relation whose facts form one chain and
 //! whose two arguments a call site takes from the same sort (`next_file`,
 //! `succ`) orders it, so that a step along it is an index plus one.

@@ -34,6 +34,7 @@ pub fn module(
     } = RememberedState::new(
         layers.layers.len(),
         "atoms",
+        TokenStream::new(),
         quote! {
             self.v[..WORDS].copy_from_slice(&state.0);
             self.v[WORDS..].fill(0);

@@ -10,7 +10,7 @@
 //! dynamic relation and evaluates, for the state it was last asked about,
 //! only the layers of the phase asked for.
 
-use crate::compile::analyse::boards::Boards;
+use crate::compile::analyse::boards::{Board, Boards, SquareLookup};
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::Layers;
 use crate::compile::emit::arrays::Arrays;
@@ -26,7 +26,6 @@ use crate::compile::relational::plan::{Table, Tables};
 use crate::ir::Phase;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::BTreeSet;
 
 /// Everything code generation reads.
 pub struct Input<'a> {
@@ -101,29 +100,22 @@ pub fn module(input: Input<'_>) -> (String, Arrays) {
     if top_down.remembered.contains(&true) {
         imports.extend(quote! { Memo, });
     }
-    if domains.open.iter().flatten().any(|&o| o) {
-        // Terms built at run time get the ids after the compiler's, and
-        // are forgotten with the state that built them.
-        let first = lit(domains.texts.len() as u32);
-        fields.extend(quote! {
-            /// The terms built at run time in the current state.
-            terms: OpenTerms,
-        });
-        inits.extend(quote! { terms: OpenTerms::new(#first), });
-        clear_state.extend(quote! { self.terms.clear(); });
-        imports.extend(quote! { build_term, term_args, OpenTerms, });
-    }
-    let board_cells = BoardCode::new(boards, &registered.boards_read(), &mut arrays).add_to(
-        &mut fields,
-        &mut inits,
-        &mut clear_state,
-        &mut imports,
-    );
+    let mut state_code = StateCode {
+        fields: &mut fields,
+        inits: &mut inits,
+        leave: TokenStream::new(),
+        clear: &mut clear_state,
+        imports: &mut imports,
+    };
+    open_terms(domains, &mut state_code);
+    let board_cells =
+        BoardCode::new(boards, domains, &registered, &mut arrays).add_to(&mut state_code);
+    let leave = state_code.leave;
     let RememberedState {
         fields: remembered_fields,
         inits: remembered_inits,
         load,
-    } = RememberedState::new(layers.layers.len(), "relations", clear_state);
+    } = RememberedState::new(layers.layers.len(), "relations", leave, clear_state);
     let lints = if excluded.contains(&true) {
         // A search whose witness needs no loop returns before its end.
         quote! { unused_labels, unused_variables, unreachable_code, clippy::all }
@@ -177,25 +169,73 @@ fn families_module(families: &[TokenStream], lints: &TokenStream) -> TokenStream
     }
 }
 
+/// What the parts of the reasoner that hang on the current state add to
+/// its code: fields, their initial values, what `load` does before it
+/// replaces the state (`leave`) and after (`clear`), imports.
+struct StateCode<'a> {
+    fields: &'a mut TokenStream,
+    inits: &'a mut TokenStream,
+    leave: TokenStream,
+    clear: &'a mut TokenStream,
+    imports: &'a mut TokenStream,
+}
+
+/// The table of the terms built at run time, for a game with open
+/// arguments: they get the ids after the compiler's, and are forgotten
+/// with the state that built them.
+fn open_terms(domains: &Domains, code: &mut StateCode<'_>) {
+    if !domains.open.iter().flatten().any(|&o| o) {
+        return;
+    }
+    let first = lit(domains.texts.len() as u32);
+    code.fields.extend(quote! {
+        /// The terms built at run time in the current state.
+        terms: OpenTerms,
+    });
+    code.inits.extend(quote! { terms: OpenTerms::new(#first), });
+    code.clear.extend(quote! { self.terms.clear(); });
+    code.imports
+        .extend(quote! { build_term, term_args, OpenTerms, });
+}
+
+/// Most squares of a board that `load` empties whole (a few vector
+/// stores) rather than square by square where the old state's fluents
+/// were (hex's `connected` has 738 squares and none at the start).
+const MAX_ZEROED_SQUARES: usize = 64;
+
 /// The boards the rules read ([`crate::compile::analyse::boards`]): per
-/// board, a field of its contents in the current state, filled by `load`
-/// from the state's fluents through a static table of each fluent's cell
-/// (`BOARD_<b>`).
+/// board, a field of its contents in the current state, kept by `load`
+/// through a static table of each fluent's cell (`BOARD_<b>`): emptied
+/// (whole, or the squares of the old state's fluents), then the squares
+/// of the new one's filled; for a board a plan reads a square of, the tables it
+/// finds the square and the contents by (`SQUARES_<b>`, `CONTENT_BITS_<b>`,
+/// `CONTENTS_<b>`).
 struct BoardCode {
     fields: TokenStream,
     inits: TokenStream,
+    clear: TokenStream,
     fill: TokenStream,
-    cells: Vec<TokenStream>,
+    tables: Vec<TokenStream>,
+    imports: TokenStream,
 }
 
 impl BoardCode {
-    /// The code of the boards `read` among `boards`.
-    fn new(boards: &Boards, read: &BTreeSet<usize>, arrays: &mut Arrays) -> Self {
+    /// The code of the boards among `boards` that the rules read, as
+    /// `registered` says.
+    fn new(
+        boards: &Boards,
+        domains: &Domains,
+        registered: &Registered,
+        arrays: &mut Arrays,
+    ) -> Self {
+        let (read, plan_read) = (&registered.boards_read(), &registered.plan_boards);
         let mut code = BoardCode {
             fields: TokenStream::new(),
             inits: TokenStream::new(),
+            clear: TokenStream::new(),
             fill: TokenStream::new(),
-            cells: Vec::new(),
+            tables: Vec::new(),
+            imports: TokenStream::new(),
         };
         for &b in read {
             let board = &boards.boards[b];
@@ -212,34 +252,82 @@ impl BoardCode {
                 #field: [u32; #squares],
             });
             code.inits.extend(quote! { #field: [0; #squares], });
+            if board.squares() <= MAX_ZEROED_SQUARES {
+                code.fill.extend(quote! { self.#field = [0; #squares]; });
+            } else {
+                code.clear.extend(quote! {
+                    clear_board(&mut self.#field, &self.current.0, #first, &#table);
+                });
+            }
             code.fill.extend(quote! {
                 fill_board(&mut self.#field, &self.current.0, #first, &#table);
             });
-            code.cells.push(arrays.static_ints(
+            code.tables.push(arrays.static_ints(
                 &table,
                 &quote! { #n },
                 board.cells.iter().copied(),
             ));
+            if let Some(lookup) = board.lookup.as_ref().filter(|_| plan_read.contains(&b)) {
+                code.lookup_tables(b, board, lookup, domains, arrays);
+            }
+        }
+        if !read.is_empty() {
+            code.imports.extend(quote! { fill_board, });
+        }
+        if !code.clear.is_empty() {
+            code.imports.extend(quote! { clear_board, });
+        }
+        if !plan_read.is_empty() {
+            code.imports
+                .extend(quote! { bits, board_cell, content_bit, });
         }
         code
     }
 
-    /// Adds the boards' fields, initial values, filling (to `load`'s
-    /// clearing) and import to the module's; their cell tables.
-    fn add_to(
-        self,
-        fields: &mut TokenStream,
-        inits: &mut TokenStream,
-        load: &mut TokenStream,
-        imports: &mut TokenStream,
-    ) -> Vec<TokenStream> {
-        fields.extend(self.fields);
-        inits.extend(self.inits);
-        load.extend(self.fill);
-        if !self.cells.is_empty() {
-            imports.extend(quote! { fill_board, });
-        }
-        self.cells
+    /// The tables through which the plans read board `b`.
+    fn lookup_tables(
+        &mut self,
+        b: usize,
+        board: &Board,
+        lookup: &SquareLookup,
+        domains: &Domains,
+        arrays: &mut Arrays,
+    ) {
+        let len = |n: usize| {
+            let n = Literal::usize_unsuffixed(n);
+            quote! { #n }
+        };
+        let (squares, bits, contents) = (
+            format_ident!("SQUARES_{b}"),
+            format_ident!("CONTENT_BITS_{b}"),
+            format_ident!("CONTENTS_{b}"),
+        );
+        let content_ids = board.contents.iter().map(|&t| domains.id(t));
+        self.tables.extend([
+            arrays.static_ints(
+                &squares,
+                &len(lookup.squares.len()),
+                lookup.squares.iter().copied(),
+            ),
+            arrays.static_ints(
+                &bits,
+                &len(lookup.content_bits.len()),
+                lookup.content_bits.iter().copied(),
+            ),
+            arrays.static_ints(&contents, &len(board.contents.len()), content_ids),
+        ]);
+    }
+
+    /// Adds the boards' fields, initial values, clearing (to what `load`
+    /// does before it replaces the state), filling (to what it does after)
+    /// and imports to the module's; their tables.
+    fn add_to(self, code: &mut StateCode<'_>) -> Vec<TokenStream> {
+        code.fields.extend(self.fields);
+        code.inits.extend(self.inits);
+        code.leave.extend(self.clear);
+        code.clear.extend(self.fill);
+        code.imports.extend(self.imports);
+        self.tables
     }
 }
 

@@ -137,8 +137,10 @@ pub struct RememberedState {
 
 impl RememberedState {
     /// The fields and `load` of a game of `n_layers` layers whose derived
-    /// part `what` (named in `load`'s doc) is forgotten by `clear`.
-    pub fn new(n_layers: usize, what: &str, clear: TokenStream) -> Self {
+    /// part `what` (named in `load`'s doc) is forgotten by `leave`, run
+    /// while `current` is still the old state, and `clear`, run once it
+    /// is the new one.
+    pub fn new(n_layers: usize, what: &str, leave: TokenStream, clear: TokenStream) -> Self {
         let n_layers = Literal::usize_unsuffixed(n_layers);
         let doc = format!(" Makes `state` the state the {what} describe.");
         RememberedState {
@@ -158,6 +160,7 @@ impl RememberedState {
                     if self.loaded && self.current == *state {
                         return;
                     }
+                    #leave
                     self.current.clone_from(state);
                     self.loaded = true;
                     self.done = [false; #n_layers];

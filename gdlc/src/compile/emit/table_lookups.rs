@@ -39,6 +39,8 @@ pub struct Registered {
     /// The ray tables of the walks' steps found so far, by step relation
     /// and direction, with their index among the constant tables.
     ray_tables: FxHashMap<(RelId, bool), Option<(RayTable, usize)>>,
+    /// The boards the plans read a square of.
+    pub plan_boards: BTreeSet<usize>,
 }
 
 impl Registered {
@@ -50,6 +52,7 @@ impl Registered {
             membership_tables: Vec::new(),
             pattern_tables: FxHashMap::default(),
             ray_tables: FxHashMap::default(),
+            plan_boards: BTreeSet::new(),
         }
     }
 
@@ -59,10 +62,12 @@ impl Registered {
         tables.collect()
     }
 
-    /// The boards the ray tables' tests read, in order.
+    /// The boards the ray tables' tests and the plans read, in order.
     pub fn boards_read(&self) -> BTreeSet<usize> {
         let sections = (self.ray_tables.values().flatten()).flat_map(|(ray, _)| &ray.sections);
-        sections.filter_map(|s| s.board).collect()
+        let mut read: BTreeSet<usize> = sections.filter_map(|s| s.board).collect();
+        read.extend(&self.plan_boards);
+        read
     }
 
     /// The direct indexes and membership bitsets the rules use, as statics.

@@ -6,6 +6,7 @@ use crate::compile::analyse::sorts::{self, Position, Sort};
 use crate::compile::compiled::Compiled;
 use crate::compile::demand::rays::ray_table;
 use crate::compile::program::Program;
+use crate::compile::relational::board_reads::board_read;
 use crate::compile::relational::Relational;
 use std::fmt::Write as _;
 
@@ -60,7 +61,7 @@ pub(super) fn sorts(out: &mut String, c: &Compiled) {
 }
 
 /// The boards: each one's fluents, contents and squares, and whether the
-/// walks' ray tables read it.
+/// walks' ray tables and the plans read it.
 pub(super) fn boards(out: &mut String, c: &Compiled, relational: &Relational) {
     let p = &c.program;
     let boards = &relational.boards.boards;
@@ -84,10 +85,22 @@ pub(super) fn boards(out: &mut String, c: &Compiled, relational: &Relational) {
     for (b, board) in boards.iter().enumerate() {
         let contents: Vec<String> = board.contents.iter().map(|&t| p.store.text(t)).collect();
         let sizes: Vec<String> = board.sizes.iter().map(usize::to_string).collect();
-        let use_ = if read.contains(&b) {
-            "read by the walks' ray tables"
-        } else {
-            "not read"
+        let steps = (relational.plans.iter())
+            .flat_map(|plan| &plan.steps)
+            .filter(|step| board_read(&relational.boards, step).is_some_and(|r| r.board == b))
+            .count();
+        let use_ = match (read.contains(&b), steps) {
+            (false, 0) => "not read".to_string(),
+            (true, 0) => "read by the walks' ray tables".to_string(),
+            (rays, n) => format!(
+                "read by {}{n} plan step{} at a bound square",
+                if rays {
+                    "the walks' ray tables and "
+                } else {
+                    ""
+                },
+                if n == 1 { "" } else { "s" }
+            ),
         };
         let _ = writeln!(
             out,

@@ -13,6 +13,7 @@ use crate::compile::error::NotIncremental;
 use crate::compile::ground::grounding::Ground;
 use crate::compile::ground::incremental::Incremental;
 use crate::compile::program::{Atom, Class, Pat, Program, RelId};
+use crate::compile::relational::board_reads::board_read;
 use crate::compile::relational::containers::Container;
 use crate::compile::relational::edits::frame_copy;
 use crate::compile::relational::plan::{RulePlan, Step, Tables, TopDown, Walk};
@@ -611,7 +612,7 @@ fn plans(out: &mut String, c: &Compiled, relational: &Relational) {
                 out,
                 "      {}. {kind}  {}",
                 k + 1,
-                step_text(c, &relational.tables, &rule.vars, step)
+                step_text(c, relational, &rule.vars, step)
             );
         }
         if plan.steps.is_empty() {
@@ -638,8 +639,8 @@ fn plans(out: &mut String, c: &Compiled, relational: &Relational) {
 }
 
 /// One step of a plan, readable.
-fn step_text(c: &Compiled, tables: &Tables, vars: &[String], step: &Step) -> String {
-    let p = &c.program;
+fn step_text(c: &Compiled, relational: &Relational, vars: &[String], step: &Step) -> String {
+    let (p, tables) = (&c.program, &relational.tables);
     let names = |vs: &[usize]| -> String {
         let names: Vec<&str> = vs.iter().map(|&v| vars[v].as_str()).collect();
         format!("[{}]", names.join(" "))
@@ -666,7 +667,12 @@ fn step_text(c: &Compiled, tables: &Tables, vars: &[String], step: &Step) -> Str
             if *fused > 1 {
                 s.push_str(&format!(", {fused} literals joined"));
             }
+            let read = board_read(&relational.boards, step);
             match tables.walk_stride(*table, key.len()).filter(|_| *fluent) {
+                _ if read.is_some() => {
+                    let b = read.map_or(0, |r| r.board);
+                    s.push_str(&format!(", one word of board {b}: the square's contents"));
+                }
                 Some(1) => s.push_str(", walks the state's set bits"),
                 Some(n) => s.push_str(&format!(", walks the state's set bits with stride {n}")),
                 None if *fluent => s.push_str(", fluent test"),
@@ -803,6 +809,53 @@ mod tests {
         );
         let relational = report(&compiled(GAME), "t");
         assert!(relational.contains("backend: relational (not ground: "));
+    }
+
+    #[test]
+    fn a_fluent_at_a_bound_square_is_read_as_one_word_of_its_board() {
+        // `cell` is a 2 × 2 board of marks (`put` takes an `index`).
+        // `free` tests two constant contents at a bound square, `owns`
+        // loops over the contents at the square of `control`, `same` tests
+        // a bound content there; `count` binds no square, so it walks the
+        // fluents instead. `free` asks of `coord`, which holds 3 as well:
+        // the files' sort has three values, the board's files two.
+        let text = "(role a) (init (cell 1 1 x)) (init (control 1)) (init (pick o))
+            (index 1) (index 2) (coord 1) (coord 2) (coord 3) (mark x) (mark o)
+            (<= (next (cell ?x ?y ?p)) (does a (put ?x ?y ?p)))
+            (<= (next (control ?x)) (true (control ?x)))
+            (<= (next (pick ?p)) (true (pick ?p)))
+            (<= (free ?x ?y) (coord ?x) (coord ?y) (not (true (cell ?x ?y x)))
+                (not (true (cell ?x ?y o))))
+            (<= (owns ?p) (true (control ?x)) (true (cell ?x 1 ?p)))
+            (<= (same ?x) (true (control ?x)) (true (pick ?p)) (true (cell ?x ?x ?p)))
+            (<= (count ?x) (true (cell ?x ?y ?p)))
+            (<= (legal a (put ?x ?y ?p)) (index ?x) (index ?y) (mark ?p) (free ?x ?y)
+                (not (count ?x)) (not (owns ?p)) (not (same ?y)))
+            (<= terminal (true (cell 2 2 o))) (goal a 100)";
+        let report = report(&compiled(text), "t");
+        assert!(
+            report.contains("board 0: cell/3, content at arg 3 (o x), squares 2 × 2 = 4; read by 4 plan steps at a bound square"),
+            "{report}"
+        );
+        assert!(report.contains("3 values (1 2 3)"), "{report}");
+        let steps = |rule: &str| -> Vec<String> {
+            let at = report
+                .find(rule)
+                .unwrap_or_else(|| panic!("{rule} in {report}"));
+            let lines = report[at..].lines().skip(1);
+            let steps = lines.take_while(|l| !l.trim_start().starts_with("(<="));
+            steps.map(str::to_string).collect()
+        };
+        let reads = |rule: &str| {
+            let all = steps(rule);
+            all.iter()
+                .filter(|s| s.contains("one word of board 0"))
+                .count()
+        };
+        assert_eq!(reads("(<= (free ?x ?y)"), 2);
+        assert_eq!(reads("(<= (owns ?p)"), 1);
+        assert_eq!(reads("(<= (same ?x)"), 1);
+        assert_eq!(reads("(<= (count ?x)"), 0);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! joined at compile time ([`fuse`]), and a container chosen for every
 //! relation ([`containers`]).
 
+pub mod board_reads;
 pub mod containers;
 pub mod edits;
 mod estimate;
@@ -19,7 +20,6 @@ pub mod top_down;
 use crate::compile::analyse::boards::{self, Boards};
 use crate::compile::analyse::domains::Domains;
 use crate::compile::analyse::layers::{self, Layers};
-use crate::compile::analyse::sorts;
 use crate::compile::demand;
 use crate::compile::error::CompileError;
 use crate::compile::program::{Lit, Pat, Program, RelId};
@@ -153,7 +153,7 @@ fn build_as(
     fuse::fuse(&mut plans, &mut tables);
     top_down.remembered = demand::repeated_asks(program, &plans, &top_down.asked);
     let containers = containers::choose(program, domains, &layers);
-    let boards = boards::find(program, domains, &sorts::compute(program, domains));
+    let boards = boards::find(program, domains);
     let relational = Relational {
         inlined,
         adorned,
