@@ -667,10 +667,9 @@ fn step_text(c: &Compiled, relational: &Relational, vars: &[String], step: &Step
             if *fused > 1 {
                 s.push_str(&format!(", {fused} literals joined"));
             }
-            let read = board_read(&relational.boards, step);
+            let board = board_read(&relational.boards, step).map(|r| r.board);
             match tables.walk_stride(*table, key.len()).filter(|_| *fluent) {
-                _ if read.is_some() => {
-                    let b = read.map_or(0, |r| r.board);
+                _ if let Some(b) = board => {
                     s.push_str(&format!(", one word of board {b}: the square's contents"));
                 }
                 Some(1) => s.push_str(", walks the state's set bits"),

@@ -17,7 +17,7 @@ impl RuleGen<'_> {
         let b = read.board;
         let board = &self.boards.boards[b];
         let lookup = board.lookup.as_ref().expect("a board read has a lookup");
-        let keys: Vec<TokenStream> = (read.coordinates.iter()).map(|a| self.value(a)).collect();
+        let keys: Vec<TokenStream> = (read.coordinates.iter()).map(|a| self.scalar(a)).collect();
         let (field, squares) = (board_field(b), format_ident!("SQUARES_{b}"));
         let mins = lookup.mins.iter().map(|&m| lit(m));
         let spans = lookup.spans.iter().map(|&m| lit(m));
@@ -35,24 +35,9 @@ impl RuleGen<'_> {
             content => {
                 let bits = format_ident!("CONTENT_BITS_{b}");
                 let min = lit(lookup.content_min);
-                let value = self.value(content);
+                let value = self.scalar(content);
                 self.content_test(s, quote! { #cell & content_bit(&#bits, #min, #value) })
             }
-        }
-    }
-
-    /// A constant's runtime id or a bound variable.
-    fn value(&self, arg: &Pat) -> TokenStream {
-        match arg {
-            Pat::Ground(t) => {
-                let id = lit(self.domains.id(*t));
-                quote! { #id }
-            }
-            Pat::Var(v) => {
-                let var = Self::var(*v);
-                quote! { #var }
-            }
-            Pat::Func(..) => unreachable!("a board read's arguments are values"),
         }
     }
 

@@ -76,14 +76,7 @@ impl RuleGen<'_> {
     /// if new: statements appended to `build`, and the expression.
     pub(super) fn build_open(&mut self, pat: &Pat, build: &mut TokenStream) -> TokenStream {
         match pat {
-            Pat::Ground(t) => {
-                let id = lit(self.domains.id(*t));
-                quote! { #id }
-            }
-            Pat::Var(v) => {
-                let var = Self::var(*v);
-                quote! { #var }
-            }
+            Pat::Ground(_) | Pat::Var(_) => self.scalar(pat),
             Pat::Func(_, args) => {
                 let parts: Vec<TokenStream> =
                     args.iter().map(|a| self.build_open(a, build)).collect();
