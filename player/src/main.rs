@@ -20,7 +20,8 @@ const USAGE: &str = "usage: gdlc-player [--port PORT] [--threads N] [--name NAME
 At START the player searches at once with gdlc's interpreter while it compiles
 the game into the compiled backend's cache ($GDLC_CACHE_DIR, else
 $XDG_CACHE_HOME/gdlc, else ~/.cache/gdlc) and builds a search worker there,
-then moves the search to it.";
+then moves the search to it. When the player starts, it builds in the background
+what every game's search worker shares, so that a game waits only for its own crates.";
 
 /// The command line.
 struct Options {
@@ -78,6 +79,16 @@ fn parse() -> Result<Options, lexopt::Error> {
     Ok(options)
 }
 
+/// Builds, in the background, what every game's search worker shares.
+fn warm_up(cache: gdlc::backend::Cache) {
+    std::thread::spawn(move || match gdlc_player::compile::warm_up(&cache) {
+        Ok(seconds) => eprintln!(
+            "gdlc-player: the libraries every search worker shares are built ({seconds:.1} s)"
+        ),
+        Err(e) => eprintln!("gdlc-player: building the search workers' libraries failed: {e}"),
+    });
+}
+
 fn main() -> ExitCode {
     let options = match parse() {
         Ok(o) => o,
@@ -104,7 +115,10 @@ fn main() -> ExitCode {
     let mut loader = InterpreterLoader::default();
     if options.compile {
         match gdlc::backend::Cache::from_env() {
-            Ok(cache) => loader.cache = Some(cache),
+            Ok(cache) => {
+                warm_up(cache.clone());
+                loader.cache = Some(cache);
+            }
             Err(e) => eprintln!("gdlc-player: games will only be interpreted: {e}"),
         }
     }
