@@ -46,15 +46,20 @@ fn a_failed_build_leaves_the_interpreter_searching() {
     assert!(visits(&engines) > 0);
 }
 
-#[test]
-#[ignore]
-fn a_built_worker_takes_over_the_search() {
+/// The cache the compiled tests build in.
+fn cache() -> gdlc::backend::Cache {
     let cache = std::env::var_os("GDLC_CACHE_DIR").map_or_else(
         || format!("{}/../target/player-test-cache", env!("CARGO_MANIFEST_DIR")).into(),
         std::path::PathBuf::from,
     );
+    gdlc::backend::Cache::new(cache)
+}
+
+#[test]
+#[ignore]
+fn a_built_worker_takes_over_the_search() {
     let loader = InterpreterLoader {
-        cache: Some(gdlc::backend::Cache::new(cache)),
+        cache: Some(cache()),
     };
     let compile = loader.compiler(&tictactoe());
     assert!(compile.is_some());
@@ -77,4 +82,46 @@ fn a_built_worker_takes_over_the_search() {
     assert!(merged
         .iter()
         .all(|m| m.0 != "(mark 2 2)" && m.0 != "(mark 1 1)"));
+}
+
+#[test]
+#[ignore]
+fn the_warm_up_builds_and_a_worker_measures_a_technique() {
+    let cache = cache();
+    gdlc_player::compile::warm_up(&cache).unwrap();
+    let worker = gdlc_player::compile::build_worker(&cache, &tictactoe()).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(&worker)
+            .arg("self-play")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "--technique",
+        "mast",
+        "--iterations",
+        "300",
+        "--matches",
+        "2",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("match 2: mast as oplayer: goals ["), "{text}");
+    let summary = text.lines().last().unwrap();
+    assert!(
+        summary.starts_with("mast on one side: mean goal "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("over 2 matches (300 iterations a move)"),
+        "{summary}"
+    );
+    let out = run(&["--technique", "telepathy"]);
+    assert_eq!(out.status.code(), Some(2));
+    let error = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        error.contains("unknown technique `telepathy` (known: solver, mast, transpositions)"),
+        "{error}"
+    );
 }

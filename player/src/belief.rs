@@ -13,7 +13,7 @@
 //! state. The move is chosen by determinized UCT over the sample, among the
 //! moves legal in every sampled state.
 
-use crate::search::{below, Tree};
+use crate::search::{below, Techniques, Tree};
 use gdl_runtime::kif::canonical;
 use gdl_runtime::{percept_texts, PerceptError, Reasoner};
 use rand_xoshiro::rand_core::Rng;
@@ -163,7 +163,10 @@ impl<R: Reasoner> Beliefs<R> {
                     let nodes = MAX_NODES / DETERMINIZATIONS;
                     // A proof would hold in one sampled world only.
                     let tree = Tree::new(r, state, nodes, rng.next_u64());
-                    trees.push(tree.without_solver());
+                    trees.push(tree.with_techniques(Techniques {
+                        solver: false,
+                        ..Techniques::default()
+                    }));
                 }
                 trees[k].iterate(r);
                 k = (k + 1) % DETERMINIZATIONS;

@@ -25,6 +25,7 @@ pub mod message;
 pub mod player;
 pub mod remote;
 pub mod search;
+pub mod selfplay;
 pub mod session;
 pub mod sexpr;
 pub mod spelling;

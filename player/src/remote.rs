@@ -12,6 +12,7 @@
 //! The worker stops when its standard input closes, so it never outlives
 //! the player.
 
+use crate::selfplay::SelfPlay;
 use crate::workers::Workers;
 use crate::Factory;
 use gdl_runtime::Reasoner;
@@ -29,8 +30,22 @@ const REPORT_EVERY: Duration = Duration::from_millis(5);
 type Stats = (usize, Vec<(String, u64, f64)>, u64);
 
 /// The `main` of a search-worker binary:
-/// `worker ROLE THREADS MAX_NODES`, reasoners made by `make`.
+/// `worker ROLE THREADS MAX_NODES`, reasoners made by `make`; or
+/// `worker self-play [OPTIONS]` (see [`SelfPlay::parse`]), which measures
+/// a technique on the compiled reasoner.
 pub fn worker_main<R: Reasoner + 'static>(make: fn() -> R) -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("self-play") {
+        return match SelfPlay::parse(std::env::args().skip(2)) {
+            Ok(measure) => {
+                measure.run(&mut make());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("self-play: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let args: Vec<usize> = std::env::args()
         .skip(1)
         .map(|a| a.parse())

@@ -23,12 +23,51 @@
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// The exploration constant of UCB1, for values in `[0, 1]`.
 const EXPLORATION: f64 = 0.7;
-/// Longest random playout; a playout cut there scores the goals it reached.
-const MAX_PLAYOUT: usize = 10_000;
+
+/// The techniques a tree searches with, each on unless turned off to
+/// measure what it buys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Proven values (MCTS-Solver).
+    pub solver: bool,
+    /// Move-average sampling in the playouts ([`mast`]).
+    pub mast: bool,
+    /// One node per state, shared by every path that reaches it
+    /// ([`graph`]).
+    pub transpositions: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Self {
+        Techniques {
+            solver: true,
+            mast: true,
+            transpositions: true,
+        }
+    }
+}
+
+impl Techniques {
+    /// The names [`Techniques::without`] takes.
+    pub const NAMES: [&'static str; 3] = ["solver", "mast", "transpositions"];
+
+    /// These techniques but the one named `name`; `None` for an unknown name.
+    pub fn without(self, name: &str) -> Option<Self> {
+        let mut t = self;
+        match name {
+            "solver" => t.solver = false,
+            "mast" => t.mast = false,
+            "transpositions" => t.transpositions = false,
+            _ => return None,
+        }
+        Some(t)
+    }
+}
 
 /// Visits and summed value of one move of one role in one node.
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,8 +92,15 @@ struct Node<R: Reasoner> {
     /// Per role, per legal move, its statistics.
     stats: Vec<Vec<MoveStats>>,
     visits: u64,
-    /// The children, by the index of each role's move.
+    /// The children, by the index of each role's move; with
+    /// transpositions, several nodes may share a child.
     children: HashMap<Box<[u32]>, usize>,
+    /// The nodes with a joint move to this one, once per such move.
+    parents: Vec<usize>,
+    /// The state's hash ([`Reasoner::state_hash`]).
+    hash: u64,
+    /// The last iteration whose path passed the node: a cycle ends there.
+    on_path: u64,
 }
 
 /// A UCT search tree over the states of one game.
@@ -68,8 +114,10 @@ pub struct Tree<R: Reasoner> {
     iterations: u64,
     path: Vec<(usize, Box<[u32]>)>,
     scratch: Vec<R::Move>,
-    /// Whether values are proven (on unless measuring without it).
-    solver: bool,
+    techniques: Techniques,
+    mast: mast::Mast<R::Move>,
+    /// With transpositions, the node of each state, by its hash.
+    table: FxHashMap<u64, usize>,
 }
 
 impl<R: Reasoner> Tree<R> {
@@ -85,10 +133,14 @@ impl<R: Reasoner> Tree<R> {
             iterations: 0,
             path: Vec::new(),
             scratch: Vec::new(),
-            solver: true,
+            techniques: Techniques::default(),
+            mast: mast::Mast::new(),
+            table: FxHashMap::default(),
         };
+        let hash = r.state_hash(&state);
         let node = tree.node(r, state);
         tree.nodes.push(node);
+        tree.remember(hash, 0);
         tree
     }
 
@@ -108,6 +160,9 @@ impl<R: Reasoner> Tree<R> {
             goals = Some(values(r, &state));
         }
         Node {
+            parents: Vec::new(),
+            hash: r.state_hash(&state),
+            on_path: 0,
             proven: goals.clone(),
             proven_children: 0,
             stats: moves
@@ -122,10 +177,15 @@ impl<R: Reasoner> Tree<R> {
         }
     }
 
-    /// The tree without proven values: plain UCT, to measure what they buy.
-    pub fn without_solver(mut self) -> Self {
-        self.solver = false;
-        self.nodes[self.root].proven = None;
+    /// The tree searching with `techniques` only.
+    pub fn with_techniques(mut self, techniques: Techniques) -> Self {
+        self.techniques = techniques;
+        if !techniques.solver {
+            self.nodes[self.root].proven = None;
+        }
+        if !techniques.transpositions {
+            self.table.clear();
+        }
         self
     }
 
@@ -174,8 +234,10 @@ impl<R: Reasoner> Tree<R> {
         self.nodes.len() <= 1
     }
 
-    /// One iteration: select by UCB1 down to a new joint move, add its node,
-    /// play out at random, and back the goals up the path.
+    /// One iteration: select by UCB1 down to a new joint move, add its node
+    /// (or, with transpositions, go on from the node of the state it
+    /// reaches, if the tree holds it), play out, and back the goals up the
+    /// path.
     pub fn iterate(&mut self, r: &mut R) {
         if self.root_is_terminal() {
             return;
@@ -184,6 +246,7 @@ impl<R: Reasoner> Tree<R> {
         self.path.clear();
         let mut at = self.root;
         let values = loop {
+            self.nodes[at].on_path = self.iterations;
             let node = &self.nodes[at];
             if let Some(goals) = &node.goals {
                 break goals.clone();
@@ -193,161 +256,78 @@ impl<R: Reasoner> Tree<R> {
             }
             let joint = self.select(at);
             self.path.push((at, joint.clone()));
-            if let Some(&child) = self.nodes[at].children.get(&joint) {
-                at = child;
-                continue;
+            let child = match self.nodes[at].children.get(&joint) {
+                Some(&child) => child,
+                None => {
+                    let next = self.next_state(r, at, &joint);
+                    match self.expand(r, at, joint, next) {
+                        Ok(child) => child,
+                        Err(next) => break self.playout(r, next),
+                    }
+                }
+            };
+            if self.nodes[child].on_path == self.iterations {
+                // A cycle: this iteration has passed the node already.
+                let state = self.nodes[child].state.clone();
+                break self.playout(r, state);
             }
-            let moves: Vec<R::Move> = self.nodes[at]
-                .moves
-                .iter()
-                .zip(joint.iter())
-                .map(|(m, &i)| m[i as usize])
-                .collect();
-            let next = r.next_state(&self.nodes[at].state, &moves);
-            if self.nodes.len() < self.max_nodes {
-                let node = self.node(r, next.clone());
-                self.nodes[at].proven_children += usize::from(node.proven.is_some());
-                self.nodes.push(node);
-                let child = self.nodes.len() - 1;
-                self.nodes[at].children.insert(joint, child);
-                self.nodes[child].visits += 1;
-            }
-            break self.playout(r, next);
+            at = child;
         };
+        if self.techniques.mast {
+            self.credit_path(&values);
+        }
         self.back_up(values);
-        if self.solver {
+        if self.techniques.solver {
             self.prove_path();
         }
     }
 
-    /// Each role's move at `at` by UCB1, an untried move first (at random);
-    /// `random`'s drawn uniformly.
-    fn select(&mut self, at: usize) -> Box<[u32]> {
-        let solving = self.solver && self.nodes[at].proven_children > 0;
-        let chooser = self.chooser(at).filter(|_| solving);
-        if let Some(chooser) = chooser.filter(|_| self.nodes[at].proven.is_some()) {
-            return self
-                .best_proven(at, chooser)
-                .expect("a proven node has a proven child");
-        }
-        // Where some child is unproven, the proven ones are left out (below
-        // the root always, at the root every other iteration, so that a
-        // proven best move there keeps the visits the player counts):
-        // chosen by its value, a proven draw would take every visit once
-        // its siblings' UCB fell below it, and those siblings, which must
-        // be proven before the node is, would starve.
-        let unproven =
-            chooser.is_some_and(|c| self.nodes[at].proven_children < self.nodes[at].moves[c].len());
-        let skip_proven = unproven && (at != self.root || self.iterations.is_multiple_of(2));
-        let mut zeros = vec![0; chooser.map_or(0, |_| self.nodes[at].moves.len())];
+    /// The state the joint move `joint` (indices of each role's move)
+    /// reaches from `at`.
+    fn next_state(&self, r: &mut R, at: usize, joint: &[u32]) -> R::State {
         let node = &self.nodes[at];
-        let log_n = (node.visits.max(1) as f64).ln();
-        let mut joint = Vec::with_capacity(node.stats.len());
-        for (role, stats) in node.stats.iter().enumerate() {
-            let n = stats.len();
-            let offset = below(&mut self.rng, n);
-            if self.random == Some(role) {
-                joint.push(offset as u32);
-                continue;
-            }
-            let mut best = (f64::NEG_INFINITY, 0);
-            for k in 0..n {
-                let i = (offset + k) % n;
-                let s = stats[i];
-                let proven = (chooser == Some(role))
-                    .then(|| self.proven_child(at, &mut zeros, role, i))
-                    .flatten()
-                    .map(|values| values[role]);
-                let score = if let Some(value) = proven {
-                    if skip_proven {
-                        continue;
-                    }
-                    value
-                } else if s.visits == 0 {
-                    f64::INFINITY
-                } else {
-                    s.value / s.visits as f64 + EXPLORATION * (log_n / s.visits as f64).sqrt()
-                };
-                if score > best.0 {
-                    best = (score, i);
-                }
-            }
-            joint.push(best.1 as u32);
-        }
-        joint.into_boxed_slice()
-    }
-
-    /// Goals / 100 at the end of a uniformly random playout from `state`.
-    fn playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
-        let roles = r.roles().len();
-        let mut joint = Vec::with_capacity(roles);
-        for _ in 0..MAX_PLAYOUT {
-            if r.is_terminal(&state) {
-                break;
-            }
-            joint.clear();
-            for role in 0..roles {
-                r.legal_moves(&state, role, &mut self.scratch);
-                if self.scratch.is_empty() {
-                    return values(r, &state);
-                }
-                let pick = below(&mut self.rng, self.scratch.len());
-                joint.push(self.scratch[pick]);
-            }
-            state = r.next_state(&state, &joint);
-        }
-        values(r, &state)
-    }
-
-    /// Moves the root to the state reached by `joint` (one move per role),
-    /// keeping the subtree below it when the tree holds that child.
-    pub fn advance(&mut self, r: &mut R, joint: &[R::Move]) {
-        let root = &self.nodes[self.root];
-        let indices: Option<Box<[u32]>> = root
+        let moves: Vec<R::Move> = node
             .moves
             .iter()
             .zip(joint)
-            .map(|(moves, m)| moves.iter().position(|x| x == m).map(|i| i as u32))
+            .map(|(m, &i)| m[i as usize])
             .collect();
-        let child = indices
-            .filter(|i| i.len() == joint.len())
-            .and_then(|i| root.children.get(&i).copied());
-        match child {
-            Some(child) => self.keep_subtree(child),
-            None => {
-                let next = r.next_state(&root.state, joint);
-                let node = self.node(r, next);
-                self.nodes = vec![node];
-                self.root = 0;
-            }
-        }
+        r.next_state(&node.state, &moves)
     }
 
-    /// Drops every node not below `new_root`.
-    fn keep_subtree(&mut self, new_root: usize) {
-        let mut old: Vec<Option<Node<R>>> = std::mem::take(&mut self.nodes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        let mut index = HashMap::new();
-        let mut order = vec![new_root];
-        let mut k = 0;
-        while k < order.len() {
-            let at = order[k];
-            index.insert(at, k);
-            if let Some(node) = &old[at] {
-                order.extend(node.children.values().copied());
-            }
-            k += 1;
+    /// Links `at`'s joint move `joint` to the node of `next`: the tree's
+    /// node of that state when it holds one (with transpositions), where
+    /// the iteration goes on; else a new node, which is played out
+    /// (`Err(next)`), as is `next` when the tree is full.
+    fn expand(
+        &mut self,
+        r: &mut R,
+        at: usize,
+        joint: Box<[u32]>,
+        next: R::State,
+    ) -> Result<usize, R::State> {
+        let hash = r.state_hash(&next);
+        if let Some(child) = self.transposition(hash, &next) {
+            self.link(at, joint, child);
+            return Ok(child);
         }
-        for &at in &order {
-            let mut node = old[at].take().expect("a tree has no shared children");
-            for child in node.children.values_mut() {
-                *child = index[child];
-            }
-            self.nodes.push(node);
+        if self.nodes.len() >= self.max_nodes {
+            return Err(next);
         }
-        self.root = 0;
+        let node = self.node(r, next.clone());
+        self.nodes.push(node);
+        let child = self.nodes.len() - 1;
+        self.remember(hash, child);
+        self.link(at, joint, child);
+        self.nodes[child].visits += 1;
+        Err(next)
+    }
+
+    /// Makes `child` the node `at`'s joint move `joint` leads to.
+    fn link(&mut self, at: usize, joint: Box<[u32]>, child: usize) {
+        self.nodes[at].proven_children += usize::from(self.nodes[child].proven.is_some());
+        self.nodes[at].children.insert(joint, child);
+        self.nodes[child].parents.push(at);
     }
 }
 
@@ -363,6 +343,10 @@ fn values<R: Reasoner>(r: &mut R, state: &R::State) -> Vec<f64> {
         .collect()
 }
 
+mod graph;
+mod mast;
+mod playout;
+mod select;
 mod solver;
 
 #[cfg(all(test, feature = "interpreter"))]

@@ -23,7 +23,7 @@ impl<R: Reasoner> Tree<R> {
                 s.visits += 1;
                 s.value += values[role];
             }
-            let proving = self.solver && self.nodes[*at].proven_children > 0;
+            let proving = self.techniques.solver && self.nodes[*at].proven_children > 0;
             let chooser = proving.then(|| self.chooser(*at)).flatten();
             if let Some((chooser, best)) =
                 chooser.and_then(|c| Some((c, self.best_proven(*at, c)?)))
@@ -50,7 +50,10 @@ impl<R: Reasoner> Tree<R> {
                 Some(values) => self.nodes[at].proven = Some(values),
                 None => return,
             }
-            if let Some(&(parent, _)) = k.checked_sub(1).and_then(|p| self.path.get(p)) {
+            // Every parent, not only the path's: with transpositions a
+            // node has several.
+            for p in 0..self.nodes[at].parents.len() {
+                let parent = self.nodes[at].parents[p];
                 self.nodes[parent].proven_children += 1;
             }
         }

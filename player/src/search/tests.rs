@@ -46,7 +46,10 @@ fn searched_with(
     let initial = r.initial_state();
     let mut tree = Tree::new(&mut r, initial, nodes, seed);
     if !solver {
-        tree = tree.without_solver();
+        tree = tree.with_techniques(Techniques {
+            solver: false,
+            ..Techniques::default()
+        });
     }
     for _ in 0..iterations {
         tree.iterate(&mut r);
@@ -327,6 +330,10 @@ fn a_won_connect_four_position_is_found_won() {
     let mut tree = Tree::new(&mut r, state, 100_000, 7);
     iterate_until_proven(&mut r, &mut tree, 100_000);
     assert_eq!(tree.root_proven(), Some(&[1.0, 0.0][..]));
+    // A proven root gives its best child every visit from then on.
+    for _ in 0..1_000 {
+        tree.iterate(&mut r);
+    }
     assert_eq!(most_visited(&r, &tree), "(drop 5)");
 }
 
@@ -340,4 +347,55 @@ fn a_tree_at_its_node_limit_still_searches() {
     let b = r.parse_move(0, "(pick b)").unwrap();
     tree.advance(&mut r, &[b]);
     assert_eq!(tree.root_moves(0).len(), 2);
+}
+
+/// A game whose states repeat: a light toggled until the player stops;
+/// stopping with the light on scores 100.
+const LIGHT: &str = "(role p) (init (light off))
+    (legal p toggle) (legal p stop)
+    (<= (next (light on)) (does p toggle) (true (light off)))
+    (<= (next (light off)) (does p toggle) (true (light on)))
+    (<= (next stopped) (does p stop))
+    (<= (next (light ?x)) (does p stop) (true (light ?x)))
+    (<= terminal (true stopped))
+    (<= (goal p 100) (true (light on)))
+    (<= (goal p 0) (not (true (light on))))";
+
+#[test]
+fn a_game_whose_states_repeat_is_searched_as_a_graph() {
+    let (r, tree) = searched(LIGHT, 1_000, 3, 2_000);
+    // Light off, light on, and stopped with either: a cycle of two nodes
+    // and two terminal ones, the win proven through the cycle.
+    assert_eq!(tree.len(), 4);
+    assert_eq!(tree.root_proven(), Some(&[1.0][..]));
+    assert_eq!(most_visited(&r, &tree), "toggle");
+}
+
+/// Whether two nodes of `tree` hold the same state, and the most parents
+/// a node has.
+fn duplicates_and_parents<R: Reasoner>(tree: &Tree<R>) -> (bool, usize) {
+    let states: std::collections::HashSet<&R::State> =
+        tree.nodes.iter().map(|n| &n.state).collect();
+    let parents = tree.nodes.iter().map(|n| n.parents.len()).max();
+    (states.len() < tree.len(), parents.unwrap_or(0))
+}
+
+#[test]
+fn transposed_states_share_one_node() {
+    let game = project_game("tictactoe.kif");
+    let (_, tree) = searched(&game, 100_000, 5, 3_000);
+    let (duplicates, parents) = duplicates_and_parents(&tree);
+    assert!(!duplicates);
+    // Three marks in three orders (x, o, x) reach one state.
+    assert!(parents >= 2, "{parents}");
+    let mut r = interpreter(&game);
+    let initial = r.initial_state();
+    let mut tree = Tree::new(&mut r, initial, 100_000, 5).with_techniques(Techniques {
+        transpositions: false,
+        ..Techniques::default()
+    });
+    for _ in 0..3_000 {
+        tree.iterate(&mut r);
+    }
+    assert_eq!(duplicates_and_parents(&tree), (true, 1));
 }

@@ -1,0 +1,53 @@
+//! Playouts: from a new leaf to the end of the game (or
+//! [`MAX_PLAYOUT`] joint moves), each role's move drawn uniformly or, with
+//! MAST, by its average ([`super::mast`]).
+
+use super::{below, values, Tree};
+use gdl_runtime::Reasoner;
+
+/// Longest playout; a playout cut there scores the goals it reached.
+const MAX_PLAYOUT: usize = 10_000;
+
+impl<R: Reasoner> Tree<R> {
+    /// Credits the moves of the last path and playout (MAST) with `values`.
+    pub(super) fn credit_path(&mut self, values: &[f64]) {
+        for (at, joint) in &self.path {
+            let node = &self.nodes[*at];
+            for (role, &i) in joint.iter().enumerate() {
+                if node.moves[role].len() > 1 {
+                    self.mast.played(role, node.moves[role][i as usize]);
+                }
+            }
+        }
+        self.mast.credit(values);
+    }
+
+    /// Goals / 100 at the end of a playout from `state`, each move drawn
+    /// uniformly or, with MAST, by its average.
+    pub(super) fn playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
+        let roles = r.roles().len();
+        let mut joint = Vec::with_capacity(roles);
+        for _ in 0..MAX_PLAYOUT {
+            if r.is_terminal(&state) {
+                break;
+            }
+            joint.clear();
+            for role in 0..roles {
+                r.legal_moves(&state, role, &mut self.scratch);
+                if self.scratch.is_empty() {
+                    return values(r, &state);
+                }
+                let pick = if self.techniques.mast && self.scratch.len() > 1 {
+                    let pick = self.mast.choose(&mut self.rng, role, &self.scratch);
+                    self.mast.played(role, self.scratch[pick]);
+                    pick
+                } else {
+                    below(&mut self.rng, self.scratch.len())
+                };
+                joint.push(self.scratch[pick]);
+            }
+            state = r.next_state(&state, &joint);
+        }
+        values(r, &state)
+    }
+}

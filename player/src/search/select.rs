@@ -1,0 +1,75 @@
+//! Selection: each role's move at a node by UCB1 on its own goal, proven
+//! children chosen by their values (see the parent module's
+//! documentation), `random`'s move drawn uniformly.
+
+use super::{below, Tree, EXPLORATION};
+use gdl_runtime::Reasoner;
+
+impl<R: Reasoner> Tree<R> {
+    /// Each role's move at `at` by UCB1, an untried move first (at random);
+    /// `random`'s drawn uniformly.
+    pub(super) fn select(&mut self, at: usize) -> Box<[u32]> {
+        let solving = self.techniques.solver && self.nodes[at].proven_children > 0;
+        let chooser = self.chooser(at).filter(|_| solving);
+        if let Some(chooser) = chooser.filter(|_| self.nodes[at].proven.is_some()) {
+            return self
+                .best_proven(at, chooser)
+                .expect("a proven node has a proven child");
+        }
+        // Where some child is unproven, the proven ones are left out (below
+        // the root always, at the root every other iteration, so that a
+        // proven best move there keeps the visits the player counts):
+        // chosen by its value, a proven draw would take every visit once
+        // its siblings' UCB fell below it, and those siblings, which must
+        // be proven before the node is, would starve.
+        let unproven =
+            chooser.is_some_and(|c| self.nodes[at].proven_children < self.nodes[at].moves[c].len());
+        let skip_proven = unproven && (at != self.root || self.iterations.is_multiple_of(2));
+        let mut zeros = vec![0; chooser.map_or(0, |_| self.nodes[at].moves.len())];
+        let node = &self.nodes[at];
+        let log_n = (node.visits.max(1) as f64).ln();
+        let mut joint = Vec::with_capacity(node.stats.len());
+        for (role, stats) in node.stats.iter().enumerate() {
+            let n = stats.len();
+            let offset = below(&mut self.rng, n);
+            if self.random == Some(role) {
+                joint.push(offset as u32);
+                continue;
+            }
+            let mut best = (f64::NEG_INFINITY, 0);
+            // The best proven child, taken when every child is proven but
+            // the count of proven ones lags (with transpositions a child
+            // can be proven through another parent).
+            let mut best_skipped = (f64::NEG_INFINITY, 0);
+            for k in 0..n {
+                let i = (offset + k) % n;
+                let s = stats[i];
+                let proven = (chooser == Some(role))
+                    .then(|| self.proven_child(at, &mut zeros, role, i))
+                    .flatten()
+                    .map(|values| values[role]);
+                let score = if let Some(value) = proven {
+                    if skip_proven {
+                        if value > best_skipped.0 {
+                            best_skipped = (value, i);
+                        }
+                        continue;
+                    }
+                    value
+                } else if s.visits == 0 {
+                    f64::INFINITY
+                } else {
+                    s.value / s.visits as f64 + EXPLORATION * (log_n / s.visits as f64).sqrt()
+                };
+                if score > best.0 {
+                    best = (score, i);
+                }
+            }
+            if best.0 == f64::NEG_INFINITY {
+                best = best_skipped;
+            }
+            joint.push(best.1 as u32);
+        }
+        joint.into_boxed_slice()
+    }
+}
