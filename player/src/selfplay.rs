@@ -1,6 +1,7 @@
 //! Self-play that measures one search technique on its own: in each match
-//! one role searches with every technique and the others without the one
-//! measured (with `baseline`, no side uses it: the noise, and the time),
+//! one role searches with the default techniques and the one measured, the
+//! others with the default techniques without it (with `baseline`, no side
+//! uses it: the noise, and the time),
 //! every tree given the same number of iterations per move; the measured
 //! role goes round the roles match by match. Generic over the reasoner, so
 //! that it runs on the interpreter (`examples/self_play.rs`) and on a
@@ -57,11 +58,13 @@ impl SelfPlay {
                 _ => return Err(format!("unexpected argument `{arg}`")),
             }
         }
-        Techniques::default().without(&o.technique).ok_or(format!(
-            "unknown technique `{}` (known: {})",
-            o.technique,
-            Techniques::NAMES.join(", ")
-        ))?;
+        Techniques::default()
+            .with(&o.technique, true)
+            .ok_or(format!(
+                "unknown technique `{}` (known: {})",
+                o.technique,
+                Techniques::NAMES.join(", ")
+            ))?;
         Ok(o)
     }
 
@@ -106,10 +109,10 @@ impl SelfPlay {
         );
     }
 
-    /// Plays one match, `measured` with every technique; the goals.
+    /// Plays one match, `measured` with the technique; the goals.
     fn play<R: Reasoner>(&self, r: &mut R, measured: usize, seed: u64) -> Vec<u32> {
-        let all = Techniques::default();
-        let without = all.without(&self.technique).expect("checked by parse");
+        let with = |on| Techniques::default().with(&self.technique, on);
+        let (all, without) = with(true).zip(with(false)).expect("checked by parse");
         let roles = r.roles().len();
         let mut state = r.initial_state();
         let mut moves = Vec::new();

@@ -29,8 +29,10 @@ use std::collections::HashMap;
 /// The exploration constant of UCB1, for values in `[0, 1]`.
 const EXPLORATION: f64 = 0.7;
 
-/// The techniques a tree searches with, each on unless turned off to
-/// measure what it buys.
+/// The techniques a tree searches with. By default those that measured
+/// better than the search without them: the solver and transpositions;
+/// MAST won knightThrough but lost breakthrough (docs/PLAYER.md), so it
+/// is off unless asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Proven values (MCTS-Solver).
@@ -46,25 +48,26 @@ impl Default for Techniques {
     fn default() -> Self {
         Techniques {
             solver: true,
-            mast: true,
+            mast: false,
             transpositions: true,
         }
     }
 }
 
 impl Techniques {
-    /// The names [`Techniques::without`] takes.
+    /// The names [`Techniques::with`] takes.
     pub const NAMES: [&'static str; 3] = ["solver", "mast", "transpositions"];
 
-    /// These techniques but the one named `name`; `None` for an unknown name.
-    pub fn without(self, name: &str) -> Option<Self> {
+    /// These techniques with the one named `name` turned on (`on`) or off;
+    /// `None` for an unknown name.
+    pub fn with(self, name: &str, on: bool) -> Option<Self> {
         let mut t = self;
-        match name {
-            "solver" => t.solver = false,
-            "mast" => t.mast = false,
-            "transpositions" => t.transpositions = false,
+        *match name {
+            "solver" => &mut t.solver,
+            "mast" => &mut t.mast,
+            "transpositions" => &mut t.transpositions,
             _ => return None,
-        }
+        } = on;
         Some(t)
     }
 }
