@@ -121,6 +121,9 @@ pub struct Tree<R: Reasoner> {
     mast: mast::Mast<R::Move>,
     /// With transpositions, the node of each state, by its hash.
     table: FxHashMap<u64, usize>,
+    /// The nodes a move left behind, freed a few per iteration
+    /// ([`graph`]).
+    graveyard: Vec<Vec<Option<Node<R>>>>,
 }
 
 impl<R: Reasoner> Tree<R> {
@@ -139,15 +142,18 @@ impl<R: Reasoner> Tree<R> {
             techniques: Techniques::default(),
             mast: mast::Mast::new(),
             table: FxHashMap::default(),
+            graveyard: Vec::new(),
         };
         let hash = r.state_hash(&state);
-        let node = tree.node(r, state);
+        let node = tree.node(r, state, hash);
         tree.nodes.push(node);
         tree.remember(hash, 0);
         tree
     }
 
-    fn node(&mut self, r: &mut R, state: R::State) -> Node<R> {
+    /// The node of `state`, whose hash is `hash`: its legal moves, or its
+    /// goals when terminal.
+    fn node(&mut self, r: &mut R, state: R::State, hash: u64) -> Node<R> {
         let roles = r.roles().len();
         let mut moves = Vec::with_capacity(roles);
         let mut goals = None;
@@ -164,7 +170,7 @@ impl<R: Reasoner> Tree<R> {
         }
         Node {
             parents: Vec::new(),
-            hash: r.state_hash(&state),
+            hash,
             on_path: 0,
             proven: goals.clone(),
             proven_children: 0,
@@ -246,6 +252,7 @@ impl<R: Reasoner> Tree<R> {
             return;
         }
         self.iterations += 1;
+        self.bury();
         self.path.clear();
         let mut at = self.root;
         let values = loop {
@@ -317,7 +324,7 @@ impl<R: Reasoner> Tree<R> {
         if self.nodes.len() >= self.max_nodes {
             return Err(next);
         }
-        let node = self.node(r, next.clone());
+        let node = self.node(r, next.clone(), hash);
         self.nodes.push(node);
         let child = self.nodes.len() - 1;
         self.remember(hash, child);

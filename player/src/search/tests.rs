@@ -1,5 +1,6 @@
 //! The search's tests: small games whose best moves and values are known.
 
+use super::graph::BURIED_PER_ITERATION;
 use super::*;
 use gdlc::interp::Interpreter;
 
@@ -442,4 +443,29 @@ fn mast_playouts_learn_a_move_good_in_every_state() {
     let mean = |mast| (0..10).map(|seed| root_mean(mast, 50, seed)).sum::<f64>() / 10.0;
     let (with, without) = (mean(true), mean(false));
     assert!(with > without + 0.05, "with MAST {with}, without {without}");
+}
+
+#[test]
+fn the_nodes_a_move_leaves_behind_are_freed_by_later_iterations() {
+    let game = project_game("tictactoe.kif");
+    let (mut r, mut tree) = searched(&game, 100_000, 5, 2_000);
+    let before = tree.len();
+    let corner = r.parse_move(0, "(mark 1 1)").unwrap();
+    let noop = r.parse_move(1, "noop").unwrap();
+    tree.advance(&mut r, &[corner, noop]);
+    let buried = |tree: &Tree<Interpreter>| -> usize {
+        tree.graveyard
+            .iter()
+            .flatten()
+            .filter(|n| n.is_some())
+            .count()
+    };
+    // Left for later: every node the new root does not reach.
+    assert_eq!(buried(&tree), before - tree.len());
+    assert!(buried(&tree) > 100, "{before} -> {}", tree.len());
+    let iterations = buried(&tree).div_ceil(BURIED_PER_ITERATION);
+    for _ in 0..iterations {
+        tree.iterate(&mut r);
+    }
+    assert_eq!(buried(&tree), 0);
 }
