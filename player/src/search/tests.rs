@@ -43,15 +43,38 @@ fn searched_with(
     iterations: usize,
     solver: bool,
 ) -> (Interpreter, Tree<Interpreter>) {
+    let techniques = Techniques {
+        solver,
+        ..Techniques::default()
+    };
+    searched_as(text, nodes, seed, iterations, techniques)
+}
+
+/// As [`searched`], with transpositions.
+fn searched_as_graph(
+    text: &str,
+    nodes: usize,
+    seed: u64,
+    iterations: usize,
+) -> (Interpreter, Tree<Interpreter>) {
+    let techniques = Techniques {
+        transpositions: true,
+        ..Techniques::default()
+    };
+    searched_as(text, nodes, seed, iterations, techniques)
+}
+
+/// As [`searched`], with `techniques`.
+fn searched_as(
+    text: &str,
+    nodes: usize,
+    seed: u64,
+    iterations: usize,
+    techniques: Techniques,
+) -> (Interpreter, Tree<Interpreter>) {
     let mut r = interpreter(text);
     let initial = r.initial_state();
-    let mut tree = Tree::new(&mut r, initial, nodes, seed);
-    if !solver {
-        tree = tree.with_techniques(Techniques {
-            solver: false,
-            ..Techniques::default()
-        });
-    }
+    let mut tree = Tree::new(&mut r, initial, nodes, seed).with_techniques(techniques);
     for _ in 0..iterations {
         tree.iterate(&mut r);
     }
@@ -314,9 +337,21 @@ fn tic_tac_toe_positions_are_proven_with_their_minimax_values() {
 fn tic_tac_toe_is_proven_a_draw() {
     let mut r = interpreter(&project_game("tictactoe.kif"));
     let initial = r.initial_state();
-    let mut tree = Tree::new(&mut r, initial, 200_000, 11);
-    iterate_until_proven(&mut r, &mut tree, 200_000);
+    let mut tree = Tree::new(&mut r, initial.clone(), 200_000, 11);
+    let alone = iterate_until_proven(&mut r, &mut tree, 200_000);
     assert_eq!(tree.root_proven(), Some(&[0.5, 0.5][..]));
+    // Sooner with transpositions: each state's proof serves every path.
+    let graph = Techniques {
+        transpositions: true,
+        ..Techniques::default()
+    };
+    let mut tree = Tree::new(&mut r, initial, 200_000, 11).with_techniques(graph);
+    let shared = iterate_until_proven(&mut r, &mut tree, 200_000);
+    assert_eq!(tree.root_proven(), Some(&[0.5, 0.5][..]));
+    assert!(
+        shared * 3 < alone,
+        "{shared} iterations with transpositions, {alone} without"
+    );
 }
 
 #[test]
@@ -364,7 +399,7 @@ const LIGHT: &str = "(role p) (init (light off))
 
 #[test]
 fn a_game_whose_states_repeat_is_searched_as_a_graph() {
-    let (r, tree) = searched(LIGHT, 1_000, 3, 2_000);
+    let (r, tree) = searched_as_graph(LIGHT, 1_000, 3, 2_000);
     // Light off, light on, and stopped with either: a cycle of two nodes
     // and two terminal ones, the win proven through the cycle.
     assert_eq!(tree.len(), 4);
@@ -384,20 +419,12 @@ fn duplicates_and_parents<R: Reasoner>(tree: &Tree<R>) -> (bool, usize) {
 #[test]
 fn transposed_states_share_one_node() {
     let game = project_game("tictactoe.kif");
-    let (_, tree) = searched(&game, 100_000, 5, 3_000);
+    let (_, tree) = searched_as_graph(&game, 100_000, 5, 3_000);
     let (duplicates, parents) = duplicates_and_parents(&tree);
     assert!(!duplicates);
     // Three marks in three orders (x, o, x) reach one state.
     assert!(parents >= 2, "{parents}");
-    let mut r = interpreter(&game);
-    let initial = r.initial_state();
-    let mut tree = Tree::new(&mut r, initial, 100_000, 5).with_techniques(Techniques {
-        transpositions: false,
-        ..Techniques::default()
-    });
-    for _ in 0..3_000 {
-        tree.iterate(&mut r);
-    }
+    let (_, tree) = searched(&game, 100_000, 5, 3_000);
     assert_eq!(duplicates_and_parents(&tree), (true, 1));
 }
 
