@@ -72,10 +72,12 @@ impl<R: Reasoner> Tree<R> {
         if let Some(child) = child {
             self.keep_reachable(child);
         }
-        self.table.clear();
-        for at in 0..self.nodes.len() {
-            let hash = self.nodes[at].hash;
-            self.remember(hash, at);
+        if self.techniques.transpositions {
+            self.table.clear();
+            for at in 0..self.nodes.len() {
+                let hash = self.nodes[at].hash;
+                self.remember(hash, at);
+            }
         }
     }
 

@@ -100,7 +100,8 @@ struct Node<R: Reasoner> {
     children: HashMap<Box<[u32]>, usize>,
     /// The nodes with a joint move to this one, once per such move.
     parents: Vec<usize>,
-    /// The state's hash ([`Reasoner::state_hash`]).
+    /// The state's hash ([`Reasoner::state_hash`]); 0 in a node added
+    /// without transpositions.
     hash: u64,
     /// The last iteration whose path passed the node: a cycle ends there.
     on_path: u64,
@@ -192,7 +193,10 @@ impl<R: Reasoner> Tree<R> {
         if !techniques.solver {
             self.nodes[self.root].proven = None;
         }
-        if !techniques.transpositions {
+        if techniques.transpositions {
+            let hash = self.nodes[self.root].hash;
+            self.remember(hash, self.root);
+        } else {
             self.table.clear();
         }
         self
@@ -316,7 +320,13 @@ impl<R: Reasoner> Tree<R> {
         joint: Box<[u32]>,
         next: R::State,
     ) -> Result<usize, R::State> {
-        let hash = r.state_hash(&next);
+        // Only transpositions look states up: the hash is not paid for
+        // without them.
+        let hash = if self.techniques.transpositions {
+            r.state_hash(&next)
+        } else {
+            0
+        };
         if let Some(child) = self.transposition(hash, &next) {
             self.link(at, joint, child);
             return Ok(child);

@@ -405,6 +405,15 @@ fn a_game_whose_states_repeat_is_searched_as_a_graph() {
     assert_eq!(tree.len(), 4);
     assert_eq!(tree.root_proven(), Some(&[1.0][..]));
     assert_eq!(most_visited(&r, &tree), "toggle");
+    // Unproven, the search goes round the cycle: back at the root's state,
+    // it finds the root.
+    let graph = Techniques {
+        solver: false,
+        transpositions: true,
+        ..Techniques::default()
+    };
+    let (_, tree) = searched_as(LIGHT, 1_000, 3, 2_000, graph);
+    assert_eq!(tree.len(), 4);
 }
 
 /// Whether two nodes of `tree` hold the same state, and the most parents
