@@ -453,16 +453,12 @@ const EIGHT_CHOICES: &str = "(role p) (init (step 0)) (init (score 0))
 /// The mean value of the root's moves after `iterations` (seeded with
 /// `seed`), with MAST or without, neither proving values nor sharing nodes.
 fn root_mean(mast: bool, iterations: usize, seed: u64) -> f64 {
-    let mut r = interpreter(EIGHT_CHOICES);
-    let initial = r.initial_state();
-    let mut tree = Tree::new(&mut r, initial, 100_000, seed).with_techniques(Techniques {
+    let techniques = Techniques {
         solver: false,
         mast,
         transpositions: false,
-    });
-    for _ in 0..iterations {
-        tree.iterate(&mut r);
-    }
+    };
+    let (_, tree) = searched_as(EIGHT_CHOICES, 100_000, seed, iterations, techniques);
     let (visits, value) = tree
         .root_moves(0)
         .iter()
