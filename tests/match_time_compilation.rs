@@ -20,7 +20,7 @@ fn engines(loader: &InterpreterLoader, compile: Option<gdlc_player::Compile>) ->
     let factory = loader.load(&tictactoe()).unwrap();
     let settings = default_settings(1);
     let stop = Arc::new(AtomicBool::new(false));
-    let workers = Workers::start(&factory, 0, 1, 10_000, stop);
+    let workers = Workers::start(&factory, 0, 1, 10_000, stop, false);
     Engines::new(workers, compile, 0, settings)
 }
 
@@ -121,7 +121,9 @@ fn the_warm_up_builds_and_a_worker_measures_a_technique() {
     assert_eq!(out.status.code(), Some(2));
     let error = String::from_utf8(out.stderr).unwrap();
     assert!(
-        error.contains("unknown technique `telepathy` (known: solver, mast, transpositions)"),
+        error.contains(
+            "unknown technique `telepathy` (known: solver, mast, transpositions, heuristic)"
+        ),
         "{error}"
     );
 }

@@ -1,6 +1,7 @@
 //! Self-play that measures one search technique on its own
 //! ([`gdlc_player::selfplay`]): `self_play GAME.kif [--technique T]
-//! [--iterations N] [--matches N] [--seed N] [--baseline] [--compiled]`.
+//! [--iterations N | --millis N] [--matches N] [--seed N] [--baseline]
+//! [--compiled]`.
 //! With `--compiled` the game is compiled into the backend's cache
 //! (`$GDLC_CACHE_DIR`, as the player does at START) and the matches are
 //! played by its search worker on the compiled reasoner; otherwise by
@@ -11,7 +12,8 @@ use gdlc_player::selfplay::SelfPlay;
 use std::process::{Command, ExitCode};
 
 fn main() -> ExitCode {
-    let usage = "usage: self_play GAME.kif [--technique T] [--iterations N] [--matches N] \
+    let usage =
+        "usage: self_play GAME.kif [--technique T] [--iterations N] [--millis N] [--matches N] \
                  [--seed N] [--baseline] [--compiled]";
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let compiled = args.iter().any(|a| a == "--compiled");

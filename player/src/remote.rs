@@ -63,6 +63,7 @@ pub fn worker_main<R: Reasoner + 'static>(make: fn() -> R) -> ExitCode {
         threads,
         max_nodes,
         Arc::clone(&stop),
+        true,
     ));
     let ply = Arc::new(AtomicUsize::new(0));
     {

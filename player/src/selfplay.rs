@@ -8,12 +8,33 @@
 //! game's compiled reasoner (its search worker's `self-play` command,
 //! [`crate::remote::worker_main`]).
 
-use crate::search::{Techniques, Tree};
+use crate::search::{Evaluation, Techniques, Tree};
 use gdl_runtime::Reasoner;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Nodes of one tree at most.
 const MAX_NODES: usize = 1_000_000;
+/// How long the heuristic's evaluation learns before the matches.
+const LEARNING: Duration = Duration::from_secs(2);
+
+/// The measured side's results over some matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Record {
+    /// Matches played.
+    pub matches: u64,
+    /// The measured side's goals, summed.
+    pub total: u64,
+    /// Its wins, draws and losses (against the best other role).
+    pub outcomes: [u32; 3],
+}
+
+impl Record {
+    /// The measured side's mean goal; 0 without a match.
+    pub fn mean(&self) -> f64 {
+        self.total as f64 / self.matches.max(1) as f64
+    }
+}
 
 /// What to measure and how long.
 #[derive(Clone, Debug)]
@@ -22,6 +43,8 @@ pub struct SelfPlay {
     pub technique: String,
     /// Search iterations for each move.
     pub iterations: u64,
+    /// Search time for each move instead, in milliseconds, if not 0.
+    pub millis: u64,
     /// Matches to play.
     pub matches: u64,
     /// The first match's seed; match `k` plays with `seed + k`.
@@ -31,12 +54,13 @@ pub struct SelfPlay {
 }
 
 impl SelfPlay {
-    /// Reads `--technique T --iterations N --matches N --seed N
+    /// Reads `--technique T --iterations N --millis N --matches N --seed N
     /// --baseline` from `args` (each optional; technique `solver`).
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Self, String> {
         let mut o = SelfPlay {
             technique: "solver".into(),
             iterations: 1000,
+            millis: 0,
             matches: 20,
             seed: 1,
             baseline: false,
@@ -51,6 +75,7 @@ impl SelfPlay {
             };
             match arg.as_str() {
                 "--iterations" => o.iterations = number("--iterations")?,
+                "--millis" => o.millis = number("--millis")?,
                 "--matches" => o.matches = number("--matches")?,
                 "--seed" => o.seed = number("--seed")?,
                 "--baseline" => o.baseline = true,
@@ -71,52 +96,105 @@ impl SelfPlay {
     /// Plays the matches on `r`, printing each one's goals and then the
     /// measured side's mean goal, wins, draws and losses, and the time.
     pub fn run<R: Reasoner>(&self, r: &mut R) {
-        let roles = r.roles().len();
-        let (mut total, mut record) = (0u64, [0u32; 3]);
+        let evaluation = self.evaluation(r);
         let start = Instant::now();
+        let record = self.measure(r, &evaluation, None, true);
+        let budget = if self.millis > 0 {
+            format!("{} ms", self.millis)
+        } else {
+            format!("{} iterations", self.iterations)
+        };
+        println!(
+            "{}{}: mean goal {:.1} over {} matches ({budget} a move): {} wins, {} draws, {} losses; {:.1} s",
+            self.technique,
+            if self.baseline { " (baseline: on neither side)" } else { " on one side" },
+            record.mean(),
+            record.matches,
+            record.outcomes[0],
+            record.outcomes[1],
+            record.outcomes[2],
+            start.elapsed().as_secs_f64()
+        );
+    }
+
+    /// Plays the matches on `r` (those ended before `until`, if given),
+    /// printing each one's goals with `print`; the measured side's record.
+    pub fn measure<R: Reasoner>(
+        &self,
+        r: &mut R,
+        evaluation: &Option<Arc<Evaluation>>,
+        until: Option<Instant>,
+        print: bool,
+    ) -> Record {
+        let roles = r.roles().len();
+        let mut record = Record::default();
         for k in 0..self.matches {
             let measured = (k % roles as u64) as usize;
-            let goals = self.play(r, measured, self.seed.wrapping_add(k));
+            let seed = self.seed.wrapping_add(k);
+            let Some(goals) = self.play(r, measured, seed, evaluation, until) else {
+                break;
+            };
             let own = goals[measured];
             let best_other = (0..roles)
                 .filter(|&i| i != measured)
                 .map(|i| goals[i])
                 .max();
-            record[match best_other.map(|b| own.cmp(&b)) {
+            record.outcomes[match best_other.map(|b| own.cmp(&b)) {
                 Some(std::cmp::Ordering::Greater) | None => 0,
                 Some(std::cmp::Ordering::Equal) => 1,
                 Some(std::cmp::Ordering::Less) => 2,
             }] += 1;
-            total += u64::from(own);
-            println!(
-                "match {}: {} as {}: goals {goals:?}",
-                k + 1,
-                self.technique,
-                r.roles()[measured]
-            );
+            record.total += u64::from(own);
+            record.matches += 1;
+            if print {
+                println!(
+                    "match {}: {} as {}: goals {goals:?}",
+                    k + 1,
+                    self.technique,
+                    r.roles()[measured]
+                );
+            }
         }
-        println!(
-            "{}{}: mean goal {:.1} over {} matches ({} iterations a move): {} wins, {} draws, {} losses; {:.1} s",
-            self.technique,
-            if self.baseline { " (baseline: on neither side)" } else { " on one side" },
-            total as f64 / self.matches.max(1) as f64,
-            self.matches,
-            self.iterations,
-            record[0],
-            record[1],
-            record[2],
-            start.elapsed().as_secs_f64()
-        );
+        record
     }
 
-    /// Plays one match, `measured` with the technique; the goals.
-    fn play<R: Reasoner>(&self, r: &mut R, measured: usize, seed: u64) -> Vec<u32> {
+    /// With the heuristic measured, its evaluation, learned from the
+    /// initial state (its fit printed).
+    fn evaluation<R: Reasoner>(&self, r: &mut R) -> Option<Arc<Evaluation>> {
+        if self.technique != "heuristic" {
+            return None;
+        }
+        let initial = r.initial_state();
+        let start = Instant::now();
+        let evaluation = Evaluation::learn(r, &initial, LEARNING, self.seed)?;
+        println!(
+            "evaluation: fit (held-out R²) {:.3} from {} playouts in {:.1} s",
+            evaluation.fit,
+            evaluation.playouts,
+            start.elapsed().as_secs_f64()
+        );
+        Some(Arc::new(evaluation))
+    }
+
+    /// Plays one match, `measured` with the technique; the goals, or
+    /// `None` if `until` came first.
+    fn play<R: Reasoner>(
+        &self,
+        r: &mut R,
+        measured: usize,
+        seed: u64,
+        evaluation: &Option<Arc<Evaluation>>,
+        until: Option<Instant>,
+    ) -> Option<Vec<u32>> {
         let with = |on| Techniques::default().with(&self.technique, on);
         let (all, without) = with(true).zip(with(false)).expect("checked by parse");
         let roles = r.roles().len();
         let mut state = r.initial_state();
         let mut moves = Vec::new();
         while !r.is_terminal(&state) {
+            if until.is_some_and(|t| Instant::now() >= t) {
+                return None;
+            }
             let mut joint = Vec::with_capacity(roles);
             for role in 0..roles {
                 r.legal_moves(&state, role, &mut moves);
@@ -130,10 +208,10 @@ impl SelfPlay {
                     without
                 };
                 let tree = Tree::new(r, state.clone(), MAX_NODES, seed ^ role as u64);
-                let mut tree = tree.with_techniques(techniques);
-                for _ in 0..self.iterations {
-                    tree.iterate(r);
-                }
+                let mut tree = tree
+                    .with_techniques(techniques)
+                    .with_evaluation(evaluation.clone());
+                self.search(r, &mut tree);
                 let best = tree
                     .root_moves(role)
                     .into_iter()
@@ -145,8 +223,121 @@ impl SelfPlay {
             }
             state = r.next_state(&state, &joint);
         }
-        (0..roles)
-            .map(|role| r.goal(&state, role).unwrap_or(0))
-            .collect()
+        Some(
+            (0..roles)
+                .map(|role| r.goal(&state, role).unwrap_or(0))
+                .collect(),
+        )
+    }
+
+    /// Searches one move: `millis` milliseconds if set, else `iterations`.
+    fn search<R: Reasoner>(&self, r: &mut R, tree: &mut Tree<R>) {
+        if self.millis == 0 {
+            for _ in 0..self.iterations {
+                tree.iterate(r);
+            }
+            return;
+        }
+        let deadline = Instant::now() + Duration::from_millis(self.millis);
+        while Instant::now() < deadline {
+            for _ in 0..16 {
+                tree.iterate(r);
+            }
+        }
+    }
+}
+
+/// How long the start-clock trial learns the evaluation, of its budget.
+const TRIAL_LEARNING: f64 = 0.15;
+/// Search time per move in the trial's matches, in milliseconds.
+const TRIAL_MILLIS: u64 = 25;
+/// Matches the trial plays at most.
+const TRIAL_MATCHES: u64 = 24;
+/// Matches the trial needs to keep the heuristic.
+const TRIAL_DECIDES: u64 = 4;
+/// The mean goal the heuristic's side must reach in the trial's matches
+/// against plain playouts to be kept.
+const TRIAL_KEEP: f64 = 60.0;
+
+/// The heuristic tried at the start of a match on `r`, within `budget`,
+/// as Sancho and CadiaPlayer try theirs: an evaluation learned from
+/// random playouts, then fast self-play in which one side cuts its
+/// playouts short with it and the others do not. The evaluation if its
+/// side took at least [`TRIAL_KEEP`] points over [`TRIAL_DECIDES`]
+/// matches or more; `None` otherwise, and in a game with fewer than two
+/// choosing roles (nothing to play against). Says what it found on the
+/// standard error.
+pub fn heuristic_trial<R: Reasoner>(
+    r: &mut R,
+    budget: Duration,
+    seed: u64,
+) -> Option<Arc<Evaluation>> {
+    let until = Instant::now() + budget;
+    let choosing = r.roles().len() - usize::from(r.random_role().is_some());
+    if choosing < 2 {
+        return None;
+    }
+    let initial = r.initial_state();
+    let evaluation = Evaluation::learn(r, &initial, budget.mul_f64(TRIAL_LEARNING), seed)?;
+    let evaluation = Some(Arc::new(evaluation));
+    let trial = SelfPlay {
+        technique: "heuristic".into(),
+        iterations: 0,
+        millis: TRIAL_MILLIS,
+        matches: TRIAL_MATCHES,
+        seed,
+        baseline: false,
+    };
+    let record = trial.measure(r, &evaluation, Some(until), false);
+    let kept = record.matches >= TRIAL_DECIDES && record.mean() >= TRIAL_KEEP;
+    eprintln!(
+        "gdlc-player: heuristic {}: {:.0} points a match over {} trial matches against plain playouts (fit {:.3})",
+        if kept { "kept" } else { "left out" },
+        record.mean(),
+        record.matches,
+        evaluation.as_ref().map_or(0.0, |e| e.fit)
+    );
+    evaluation.filter(|_| kept)
+}
+
+#[cfg(all(test, feature = "interpreter"))]
+mod tests {
+    use super::heuristic_trial;
+    use gdlc::interp::Interpreter;
+    use std::time::{Duration, Instant};
+
+    fn interpreter(text: &str) -> Interpreter {
+        let loaded = gdlc::load_bytes("t.kif".into(), text.as_bytes().to_vec())
+            .unwrap_or_else(|e| panic!("{e}"));
+        Interpreter::new(&loaded)
+    }
+
+    #[test]
+    fn the_trial_leaves_out_a_heuristic_that_wins_nothing() {
+        // `x` calls heads and wins, whoever cuts playouts short: the side
+        // with the heuristic wins as `x` and loses as `o`, half the points.
+        let mut r = interpreter(
+            "(role x) (role o) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+            (<= (legal x heads) (true (step 0))) (<= (legal x tails) (true (step 0)))
+            (<= (legal x wait) (not (true (step 0)))) (legal o wait)
+            (<= (next (coin heads)) (does x heads)) (<= (next (coin tails)) (does x tails))
+            (<= (next (coin ?c)) (true (coin ?c)))
+            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+            (<= terminal (true (step 3)))
+            (<= (goal x 100) (true (coin heads))) (<= (goal o 0) (true (coin heads)))
+            (<= (goal x 0) (true (coin tails))) (<= (goal o 100) (true (coin tails)))",
+        );
+        let start = Instant::now();
+        assert!(heuristic_trial(&mut r, Duration::from_secs(2), 1).is_none());
+        assert!(start.elapsed() < Duration::from_secs(4));
+    }
+
+    #[test]
+    fn a_game_of_one_role_has_no_trial() {
+        let mut r = interpreter(
+            "(role p) (init (step 0)) (legal p go) (next (step 1))
+            (<= terminal (true (step 1))) (goal p 100)",
+        );
+        assert!(heuristic_trial(&mut r, Duration::from_secs(60), 1).is_none());
     }
 }

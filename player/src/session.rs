@@ -137,6 +137,9 @@ impl<R: Reasoner + 'static> Session<R> {
                 settings.threads,
                 settings.max_nodes,
                 Arc::new(AtomicBool::new(false)),
+                // The heuristic is tried only in the compiled worker: its
+                // self-play needs the compiled reasoner's speed.
+                false,
             );
             Engines::new(workers, setup.compile, role, settings.clone())
         });

@@ -5,17 +5,25 @@
 //! the match reads and merges the snapshots at its deadline without
 //! waiting for any thread, so a slow playout can never make an answer late.
 
-use crate::search::Tree;
+use crate::search::{Evaluation, Tree};
+use crate::selfplay::heuristic_trial;
 use crate::Factory;
 use gdl_runtime::Reasoner;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender, TryRecvError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How often a thread publishes its root statistics.
 const PUBLISH_EVERY: Duration = Duration::from_millis(5);
+/// How long the first thread tries the heuristic when the match starts
+/// (the others search meanwhile).
+const TRIAL: Duration = Duration::from_secs(12);
+
+/// The heuristic's evaluation once its trial is over: `None` inside when
+/// it was left out.
+type Trial = Arc<OnceLock<Option<Arc<Evaluation>>>>;
 
 /// The root statistics one thread published.
 #[derive(Clone, Debug, Default)]
@@ -38,19 +46,26 @@ pub struct Workers {
 
 impl Workers {
     /// Starts `threads` threads searching for role `role` from the initial
-    /// state, each with a reasoner from `factory` and at most `max_nodes`.
+    /// state, each with a reasoner from `factory` and at most `max_nodes`;
+    /// with `trial`, the first tries the heuristic first
+    /// ([`heuristic_trial`]) and every thread's tree uses it once kept.
     pub fn start<R: Reasoner + 'static>(
         factory: &Factory<R>,
         role: usize,
         threads: usize,
         max_nodes: usize,
         stop: Arc<AtomicBool>,
+        trial: bool,
     ) -> Self {
         let mut workers = Workers {
             advance: Vec::new(),
             snapshots: Vec::new(),
             stop,
         };
+        let evaluation: Trial = Arc::new(OnceLock::new());
+        if !trial {
+            let _ = evaluation.set(None);
+        }
         for k in 0..threads.max(1) {
             let (tx, rx) = channel();
             let snapshot = Arc::new(Mutex::new(Snapshot::default()));
@@ -60,6 +75,7 @@ impl Workers {
                 snapshot: Arc::clone(&snapshot),
                 stop: Arc::clone(&workers.stop),
                 commands: rx,
+                evaluation: Arc::clone(&evaluation),
             };
             let factory = Arc::clone(factory);
             let spawned = std::thread::Builder::new()
@@ -129,13 +145,19 @@ struct Worker {
     snapshot: Arc<Mutex<Snapshot>>,
     stop: Arc<AtomicBool>,
     commands: Receiver<(usize, Vec<String>)>,
+    evaluation: Trial,
 }
 
 impl Worker {
     fn run<R: Reasoner>(self, factory: &(dyn Fn() -> R + Send + Sync), seed: u64) {
         let mut r = factory();
+        if seed == 0 && self.evaluation.get().is_none() {
+            let kept = heuristic_trial(&mut r, TRIAL, seed);
+            let _ = self.evaluation.set(kept);
+        }
         let initial = r.initial_state();
         let mut tree = Tree::new(&mut r, initial, self.max_nodes, seed);
+        let mut evaluated = false;
         let mut ply = 0;
         let mut published = Instant::now();
         self.publish(&r, &tree, ply);
@@ -176,6 +198,12 @@ impl Worker {
             if published.elapsed() >= PUBLISH_EVERY {
                 self.publish(&r, &tree, ply);
                 published = Instant::now();
+                if !evaluated {
+                    if let Some(kept) = self.evaluation.get() {
+                        tree.set_evaluation(kept.clone());
+                        evaluated = true;
+                    }
+                }
             }
         }
     }

@@ -19,20 +19,30 @@
 //! alone), and the values backed up past a node are its chooser's best
 //! proven child's when better for the chooser; a proven root chooses its
 //! best child every time, so that move gets the visits.
+//!
+//! Playouts draw moves uniformly; where the tree is given an evaluation
+//! found in the rules ([`heuristic`]), they stop a few joint moves in and
+//! score its verdict (early playout termination).
 
 use gdl_runtime::Reasoner;
-use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::sync::Arc;
+
+pub(crate) use draw::below;
+use draw::values;
+pub use heuristic::Evaluation;
 
 /// The exploration constant of UCB1, for values in `[0, 1]`.
 const EXPLORATION: f64 = 0.7;
 
-/// The techniques a tree searches with. By default only the solver: MAST
-/// won knightThrough but lost breakthrough, and transpositions lost
-/// connect four and did not change breakthrough, measured against the
-/// search without them (docs/PLAYER.md), so both are off unless asked for.
+/// The techniques a tree searches with. By default the solver, and the
+/// heuristic wherever the tree is given an evaluation; MAST won
+/// knightThrough but lost breakthrough, and transpositions lost connect
+/// four and did not change breakthrough, measured against the search
+/// without them (docs/PLAYER.md), so both are off unless asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Proven values (MCTS-Solver).
@@ -42,6 +52,10 @@ pub struct Techniques {
     /// One node per state, shared by every path that reaches it
     /// ([`graph`]).
     pub transpositions: bool,
+    /// Playouts cut short by the tree's evaluation ([`heuristic`]), when
+    /// it is given one ([`Tree::set_evaluation`]: the player does where
+    /// the evaluation won its trial, `crate::selfplay::heuristic_trial`).
+    pub heuristic: bool,
 }
 
 impl Default for Techniques {
@@ -50,13 +64,14 @@ impl Default for Techniques {
             solver: true,
             mast: false,
             transpositions: false,
+            heuristic: true,
         }
     }
 }
 
 impl Techniques {
     /// The names [`Techniques::with`] takes.
-    pub const NAMES: [&'static str; 3] = ["solver", "mast", "transpositions"];
+    pub const NAMES: [&'static str; 4] = ["solver", "mast", "transpositions", "heuristic"];
 
     /// These techniques with the one named `name` turned on (`on`) or off;
     /// `None` for an unknown name.
@@ -66,6 +81,7 @@ impl Techniques {
             "solver" => &mut t.solver,
             "mast" => &mut t.mast,
             "transpositions" => &mut t.transpositions,
+            "heuristic" => &mut t.heuristic,
             _ => return None,
         } = on;
         Some(t)
@@ -125,6 +141,8 @@ pub struct Tree<R: Reasoner> {
     /// The nodes a move left behind, freed a few per iteration
     /// ([`graph`]).
     graveyard: Vec<Vec<Option<Node<R>>>>,
+    /// The evaluation that cuts playouts short, with `heuristic` on.
+    evaluation: Option<Arc<Evaluation>>,
 }
 
 impl<R: Reasoner> Tree<R> {
@@ -144,6 +162,7 @@ impl<R: Reasoner> Tree<R> {
             mast: mast::Mast::new(),
             table: FxHashMap::default(),
             graveyard: Vec::new(),
+            evaluation: None,
         };
         let hash = r.state_hash(&state);
         let node = tree.node(r, state, hash);
@@ -200,6 +219,19 @@ impl<R: Reasoner> Tree<R> {
             self.table.clear();
         }
         self
+    }
+
+    /// The tree cutting its playouts short with `evaluation` (with the
+    /// `heuristic` technique on).
+    pub fn with_evaluation(mut self, evaluation: Option<Arc<Evaluation>>) -> Self {
+        self.set_evaluation(evaluation);
+        self
+    }
+
+    /// From now on, playouts cut short with `evaluation` (with the
+    /// `heuristic` technique on), or played to the end (`None`).
+    pub fn set_evaluation(&mut self, evaluation: Option<Arc<Evaluation>>) {
+        self.evaluation = evaluation;
     }
 
     /// The values / 100 of each role at the root under best play, once
@@ -351,19 +383,9 @@ impl<R: Reasoner> Tree<R> {
     }
 }
 
-/// A uniformly random number below `n` (`n` at most 2^32).
-pub(crate) fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
-    ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
-}
-
-/// Each role's goal / 100 in `state`, 0 where the goal is undefined.
-fn values<R: Reasoner>(r: &mut R, state: &R::State) -> Vec<f64> {
-    (0..r.roles().len())
-        .map(|role| f64::from(r.goal(state, role).unwrap_or(0).min(100)) / 100.0)
-        .collect()
-}
-
+mod draw;
 mod graph;
+mod heuristic;
 mod mast;
 mod playout;
 mod select;

@@ -2,11 +2,15 @@
 //! [`MAX_PLAYOUT`] joint moves), each role's move drawn uniformly or, with
 //! MAST, by its average ([`super::mast`]).
 
-use super::{below, values, Tree};
+use super::draw::{below, values};
+use super::Tree;
 use gdl_runtime::Reasoner;
 
 /// Longest playout; a playout cut there scores the goals it reached.
 const MAX_PLAYOUT: usize = 10_000;
+/// Joint moves a playout makes before the evaluation scores it, when the
+/// tree has one and the heuristic is on.
+const CUT_OFF: usize = 4;
 
 impl<R: Reasoner> Tree<R> {
     /// Credits the moves of the last path and playout (MAST) with `values`.
@@ -27,9 +31,16 @@ impl<R: Reasoner> Tree<R> {
     pub(super) fn playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
         let roles = r.roles().len();
         let mut joint = Vec::with_capacity(roles);
-        for _ in 0..MAX_PLAYOUT {
+        let evaluation = self
+            .evaluation
+            .clone()
+            .filter(|_| self.techniques.heuristic);
+        for ply in 0..MAX_PLAYOUT {
             if r.is_terminal(&state) {
                 break;
+            }
+            if let Some(e) = evaluation.as_ref().filter(|_| ply == CUT_OFF) {
+                return e.verdict(r, &state);
             }
             joint.clear();
             for role in 0..roles {

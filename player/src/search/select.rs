@@ -2,7 +2,8 @@
 //! children chosen by their values (see the parent module's
 //! documentation), `random`'s move drawn uniformly.
 
-use super::{below, Tree, EXPLORATION};
+use super::draw::below;
+use super::{Tree, EXPLORATION};
 use gdl_runtime::Reasoner;
 
 impl<R: Reasoner> Tree<R> {

@@ -3,6 +3,7 @@
 use super::graph::BURIED_PER_ITERATION;
 use super::*;
 use gdlc::interp::Interpreter;
+use std::time::Duration;
 
 fn interpreter(text: &str) -> Interpreter {
     let loaded = gdlc::load_bytes("t.kif".into(), text.as_bytes().to_vec())
@@ -457,6 +458,7 @@ fn root_mean(mast: bool, iterations: usize, seed: u64) -> f64 {
         solver: false,
         mast,
         transpositions: false,
+        heuristic: false,
     };
     let (_, tree) = searched_as(EIGHT_CHOICES, 100_000, seed, iterations, techniques);
     let (visits, value) = tree
@@ -500,4 +502,92 @@ fn the_nodes_a_move_leaves_behind_are_freed_by_later_iterations() {
         tree.iterate(&mut r);
     }
     assert_eq!(buried(&tree), 0);
+}
+
+#[test]
+fn the_evaluation_learns_what_a_state_is_worth_from_random_playouts() {
+    let mut r = interpreter(EIGHT_CHOICES);
+    let initial = r.initial_state();
+    let e = Evaluation::learn(&mut r, &initial, Duration::from_millis(300), 1).unwrap();
+    // A random playout from a state with `s` good choices at step `t`
+    // scores (s + (8 - t) / 2) / 8 on average: linear in the fluents.
+    assert!(e.fit > 0.3, "fit {}", e.fit);
+    let after = |r: &mut Interpreter, choice: &str| {
+        let m = r.parse_move(0, choice).unwrap();
+        r.next_state(&initial, &[m])
+    };
+    let (good, bad) = (after(&mut r, "good"), after(&mut r, "bad"));
+    let (good, bad) = (e.evaluate(&r, &good)[0], e.evaluate(&r, &bad)[0]);
+    assert!((good - 0.5625).abs() < 0.05, "after good {good}");
+    assert!((bad - 0.4375).abs() < 0.05, "after bad {bad}");
+}
+
+/// `x` calls the coin, then both roles wait ten steps (longer than a
+/// playout before its cut); `x` wins if the call was `winning`.
+fn coin(winning: &str) -> String {
+    format!(
+        "(role x) (role o) (init (step 0))
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)
+        (succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11)
+        (<= (legal x heads) (true (step 0))) (<= (legal x tails) (true (step 0)))
+        (<= (legal x wait) (not (true (step 0)))) (legal o wait)
+        (<= (next (coin heads)) (does x heads)) (<= (next (coin tails)) (does x tails))
+        (<= (next (coin ?c)) (true (coin ?c)))
+        (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+        (<= terminal (true (step 11)))
+        (<= (goal x 100) (true (coin {winning}))) (<= (goal o 0) (true (coin {winning})))
+        (<= (goal x 0) (not (true (coin {winning})))) (<= (goal o 100) (not (true (coin {winning}))))"
+    )
+}
+
+#[test]
+fn the_verdict_gives_the_win_to_the_role_rated_best() {
+    let mut r = interpreter(&coin("heads"));
+    let initial = r.initial_state();
+    let e = Evaluation::learn(&mut r, &initial, Duration::from_millis(300), 1).unwrap();
+    let called = r.parse_move(0, "heads").unwrap();
+    let wait = r.parse_move(1, "wait").unwrap();
+    let heads = r.next_state(&initial, &[called, wait]);
+    assert_eq!(e.verdict(&r, &heads), vec![1.0, 0.0]);
+    let tails = r.parse_move(0, "tails").unwrap();
+    let tails = r.next_state(&initial, &[tails, wait]);
+    assert_eq!(e.verdict(&r, &tails), vec![0.0, 1.0]);
+}
+
+#[test]
+fn with_one_role_the_verdict_is_the_rating() {
+    let mut r = interpreter(EIGHT_CHOICES);
+    let initial = r.initial_state();
+    let e = Evaluation::learn(&mut r, &initial, Duration::from_millis(100), 1).unwrap();
+    assert_eq!(e.verdict(&r, &initial), e.evaluate(&r, &initial));
+    assert!((e.verdict(&r, &initial)[0] - 0.5).abs() < 0.05);
+}
+
+#[test]
+fn playouts_are_cut_short_by_the_evaluation() {
+    // Learned where heads wins and searched where tails does: a playout
+    // cut before the end believes the evaluation, one played out does not.
+    let mut learned_on = interpreter(&coin("heads"));
+    let initial = learned_on.initial_state();
+    let e = Evaluation::learn(&mut learned_on, &initial, Duration::from_millis(300), 1);
+    let e = Arc::new(e.unwrap());
+    let called = |on: bool| {
+        let techniques = Techniques {
+            heuristic: on,
+            solver: false,
+            ..Techniques::default()
+        };
+        let mut r = interpreter(&coin("tails"));
+        let initial = r.initial_state();
+        // The root and its two children: every playout starts a step in.
+        let mut tree = Tree::new(&mut r, initial, 3, 1)
+            .with_techniques(techniques)
+            .with_evaluation(Some(Arc::clone(&e)));
+        for _ in 0..200 {
+            tree.iterate(&mut r);
+        }
+        most_visited(&r, &tree)
+    };
+    assert_eq!(called(true), "heads");
+    assert_eq!(called(false), "tails");
 }
