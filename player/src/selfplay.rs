@@ -57,6 +57,19 @@ impl SelfPlay {
     /// Reads `--technique T --iterations N --millis N --matches N --seed N
     /// --baseline` from `args` (each optional; technique `solver`).
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Self, String> {
+        let o = Self::read(args).map_err(|e| e.to_string())?;
+        Techniques::default()
+            .with(&o.technique, true)
+            .ok_or(format!(
+                "unknown technique `{}` (known: {})",
+                o.technique,
+                Techniques::NAMES.join(", ")
+            ))?;
+        Ok(o)
+    }
+
+    fn read(args: impl IntoIterator<Item = String>) -> Result<Self, lexopt::Error> {
+        use lexopt::prelude::*;
         let mut o = SelfPlay {
             technique: "solver".into(),
             iterations: 1000,
@@ -65,31 +78,18 @@ impl SelfPlay {
             seed: 1,
             baseline: false,
         };
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            let mut number = |name: &str| -> Result<u64, String> {
-                let value = args.next().ok_or(format!("{name} needs a value"))?;
-                value
-                    .parse()
-                    .map_err(|_| format!("{name}: `{value}` is not a number"))
-            };
-            match arg.as_str() {
-                "--iterations" => o.iterations = number("--iterations")?,
-                "--millis" => o.millis = number("--millis")?,
-                "--matches" => o.matches = number("--matches")?,
-                "--seed" => o.seed = number("--seed")?,
-                "--baseline" => o.baseline = true,
-                "--technique" => o.technique = args.next().ok_or("--technique needs a name")?,
-                _ => return Err(format!("unexpected argument `{arg}`")),
+        let mut parser = lexopt::Parser::from_args(args);
+        while let Some(arg) = parser.next()? {
+            match arg {
+                Long("iterations") => o.iterations = parser.value()?.parse()?,
+                Long("millis") => o.millis = parser.value()?.parse()?,
+                Long("matches") => o.matches = parser.value()?.parse()?,
+                Long("seed") => o.seed = parser.value()?.parse()?,
+                Long("baseline") => o.baseline = true,
+                Long("technique") => o.technique = parser.value()?.string()?,
+                _ => return Err(arg.unexpected()),
             }
         }
-        Techniques::default()
-            .with(&o.technique, true)
-            .ok_or(format!(
-                "unknown technique `{}` (known: {})",
-                o.technique,
-                Techniques::NAMES.join(", ")
-            ))?;
         Ok(o)
     }
 
@@ -302,7 +302,7 @@ pub fn heuristic_trial<R: Reasoner>(
 
 #[cfg(all(test, feature = "interpreter"))]
 mod tests {
-    use super::heuristic_trial;
+    use super::{heuristic_trial, SelfPlay};
     use gdlc::interp::Interpreter;
     use std::time::{Duration, Instant};
 
@@ -330,6 +330,33 @@ mod tests {
         let start = Instant::now();
         assert!(heuristic_trial(&mut r, Duration::from_secs(2), 1).is_none());
         assert!(start.elapsed() < Duration::from_secs(4));
+    }
+
+    #[test]
+    fn options_are_read_and_bad_ones_said() {
+        let args = |a: &str| a.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let o = SelfPlay::parse(args(
+            "--technique heuristic --millis 25 --matches 4 --baseline",
+        ))
+        .unwrap();
+        assert_eq!(
+            (o.technique.as_str(), o.millis, o.matches),
+            ("heuristic", 25, 4)
+        );
+        assert!(o.baseline);
+        let error = |a: &str| SelfPlay::parse(args(a)).unwrap_err();
+        assert!(
+            error("--matches many").contains("many"),
+            "{}",
+            error("--matches many")
+        );
+        assert!(error("--seed").contains("--seed"), "{}", error("--seed"));
+        assert!(
+            error("--speed 3").contains("--speed"),
+            "{}",
+            error("--speed 3")
+        );
+        assert!(error("--technique telepathy").contains("unknown technique `telepathy`"));
     }
 
     #[test]

@@ -15,8 +15,8 @@
 
 use super::{Node, Tree};
 use gdl_runtime::Reasoner;
+use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 
 /// Nodes left behind by a move that each iteration frees.
 pub(super) const BURIED_PER_ITERATION: usize = 16;
@@ -88,7 +88,7 @@ impl<R: Reasoner> Tree<R> {
             .into_iter()
             .map(Some)
             .collect();
-        let mut index = HashMap::from([(new_root, 0)]);
+        let mut index = FxHashMap::from_iter([(new_root, 0)]);
         let mut order = vec![new_root];
         let mut k = 0;
         while k < order.len() {

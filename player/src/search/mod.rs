@@ -28,7 +28,6 @@ use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub(crate) use draw::below;
@@ -113,7 +112,7 @@ struct Node<R: Reasoner> {
     visits: u64,
     /// The children, by the index of each role's move; with
     /// transpositions, several nodes may share a child.
-    children: HashMap<Box<[u32]>, usize>,
+    children: FxHashMap<Box<[u32]>, usize>,
     /// The nodes with a joint move to this one, once per such move.
     parents: Vec<usize>,
     /// The state's hash ([`Reasoner::state_hash`]); 0 in a node added
@@ -202,7 +201,7 @@ impl<R: Reasoner> Tree<R> {
             goals,
             moves,
             visits: 0,
-            children: HashMap::new(),
+            children: FxHashMap::default(),
         }
     }
 
