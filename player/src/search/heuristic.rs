@@ -56,8 +56,8 @@ struct Sample {
 }
 
 impl Evaluation {
-    /// Learns from random playouts from `from` for about `budget`; `None`
-    /// when no playout ended or no feature varies.
+    /// Learns from random playouts from `from` for about `budget` (at
+    /// least 10, at most [`MAX_PLAYOUTS`]); `None` when no feature varies.
     pub fn learn<R: Reasoner>(
         r: &mut R,
         from: &R::State,
