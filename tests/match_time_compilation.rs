@@ -2,9 +2,11 @@
 //! the interpreter searching; a build that succeeds (ignored by default:
 //! a cold cache builds the worker in release, minutes on two cores; run
 //! with `cargo test --release -p gdlc-e2e --test match_time_compilation -- --ignored`) hands the
-//! search to the compiled worker, which follows the joint moves played.
+//! search to the compiled worker, which follows the joint moves played;
+//! and a GDL-II game's worker chooses from the steps it was told.
 
 use gdlc_player::engines::Engines;
+use gdlc_player::unseen::Unseen;
 use gdlc_player::workers::Workers;
 use gdlc_player::{default_settings, InterpreterLoader, Loader};
 use std::sync::atomic::AtomicBool;
@@ -125,5 +127,32 @@ fn the_warm_up_builds_and_a_worker_measures_a_technique() {
             "unknown technique `telepathy` (known: solver, mast, transpositions, heuristic)"
         ),
         "{error}"
+    );
+}
+
+#[test]
+#[ignore]
+fn a_gdl_ii_worker_searches_on_the_compiled_reasoner() {
+    let path = format!(
+        "{}/../games/gdl-ii/montyhall.kif",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let description = std::fs::read_to_string(path).unwrap();
+    let worker = gdlc_player::compile::build_worker(&cache(), &description).unwrap();
+    let (built, pending) = std::sync::mpsc::channel();
+    let mut unseen = Unseen::new(pending, 0);
+    // A step taken in before the worker runs is replayed to it.
+    unseen.seen("(choose 1)".into(), Vec::new());
+    assert!(unseen.choose(Instant::now()).is_none(), "no worker yet");
+    built.send(Ok(worker)).unwrap();
+    unseen.poll();
+    unseen.seen("noop".into(), vec!["3".into()]);
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let (text, value, iterations) = unseen.choose(deadline).expect("a move in time");
+    assert!(Instant::now() <= deadline + Duration::from_millis(50));
+    assert_eq!(text, "switch");
+    assert!(
+        value > 50.0 && iterations > 1000,
+        "{value} over {iterations}"
     );
 }

@@ -42,6 +42,9 @@ pub struct Beliefs<R: Reasoner> {
     /// Each step's own move and the percepts received after it (canonical,
     /// sorted; `None` once no state explained them).
     history: Vec<Step<R>>,
+    /// The last move choice's trees, kept to be freed off the clock
+    /// ([`Beliefs::take_spent`]): freeing them takes a tenth of a second.
+    spent: Vec<Tree<R>>,
 }
 
 impl<R: Reasoner> Beliefs<R> {
@@ -53,6 +56,7 @@ impl<R: Reasoner> Beliefs<R> {
             particles: vec![initial.clone(); PARTICLES],
             initial,
             history: Vec::new(),
+            spent: Vec::new(),
         }
     }
 
@@ -126,6 +130,40 @@ impl<R: Reasoner> Beliefs<R> {
         found
     }
 
+    /// This player's move by [`Beliefs::choose`] among those legal in every
+    /// sampled state (those legal in the first if none is, said on the
+    /// standard error), searched until `deadline`; with its value and
+    /// iterations. `Err` when every sampled state is terminal or the player
+    /// has no legal move.
+    pub fn decide(
+        &mut self,
+        r: &mut R,
+        deadline: Instant,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Result<(R::Move, f64, u64), String> {
+        if self.particles.iter().all(|s| r.is_terminal(s)) {
+            return Err(
+                "the game is over: every state this player thinks possible is terminal".into(),
+            );
+        }
+        let mut candidates = self.legal_everywhere(r);
+        if candidates.is_empty() {
+            eprintln!(
+                "gdlc-player: step {}: no move is legal in every state kept; one legal in the first",
+                self.history.len() + 1
+            );
+            r.legal_moves(&self.particles[0], self.role, &mut candidates);
+        }
+        self.choose(r, &candidates, deadline, rng)
+            .ok_or_else(|| "this player has no legal move here".into())
+    }
+
+    /// The last move choice's trees, to be freed once its move is
+    /// answered, off the clock.
+    pub fn take_spent(&mut self) -> Vec<Tree<R>> {
+        std::mem::take(&mut self.spent)
+    }
+
     /// This player's moves legal in every sampled state, in the order of
     /// the first.
     pub fn legal_everywhere(&self, r: &mut R) -> Vec<R::Move> {
@@ -148,7 +186,7 @@ impl<R: Reasoner> Beliefs<R> {
     /// value over the states the player thinks possible. With that value
     /// (0-100) and the iterations that tried the move.
     pub fn choose(
-        &self,
+        &mut self,
         r: &mut R,
         candidates: &[R::Move],
         deadline: Instant,
@@ -187,6 +225,7 @@ impl<R: Reasoner> Beliefs<R> {
                 }
             }
         }
+        self.spent = trees;
         let mean = |(sum, trees, _): (f64, u32, u64)| 100.0 * sum / f64::from(trees.max(1));
         (0..candidates.len())
             .max_by(|&a, &b| mean(totals[a]).total_cmp(&mean(totals[b])))
@@ -242,7 +281,7 @@ fn random_joint<R: Reasoner>(
 
 /// A received percept's text as a reasoner prints it: canonical, lower
 /// case.
-fn normal(text: &str) -> String {
+pub(crate) fn normal(text: &str) -> String {
     let lower = text.to_lowercase();
     canonical(&lower).unwrap_or(lower)
 }
@@ -312,7 +351,7 @@ mod tests {
     fn the_sample_says_switch() {
         let mut r = monty_hall();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
-        let beliefs = after_the_host_opened_3(&mut r, &mut rng);
+        let mut beliefs = after_the_host_opened_3(&mut r, &mut rng);
         let legal = beliefs.legal_everywhere(&mut r);
         let texts: Vec<String> = legal.iter().map(|&m| r.move_text(0, m)).collect();
         assert_eq!(texts, ["noop", "switch"]);

@@ -15,6 +15,18 @@ use std::time::Instant;
 /// Per move text: summed visits and value.
 pub type Merged = Vec<(String, u64, f64)>;
 
+/// Runs the build `job` on a thread of its own; the worker binary, or why
+/// not, arrives on the receiver.
+pub fn build_in_background(job: Compile) -> Receiver<Result<PathBuf, String>> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let built = catch_unwind(AssertUnwindSafe(job))
+            .unwrap_or_else(|_| Err("the compiler panicked".into()));
+        let _ = tx.send(built);
+    });
+    rx
+}
+
 /// The searches of one match.
 pub struct Engines {
     local: Option<Workers>,
@@ -31,15 +43,7 @@ pub struct Engines {
 impl Engines {
     /// Searches with `local`, and starts `compile` (if any) in the background.
     pub fn new(local: Workers, compile: Option<Compile>, role: usize, settings: Settings) -> Self {
-        let pending = compile.map(|job| {
-            let (tx, rx) = channel();
-            std::thread::spawn(move || {
-                let built = catch_unwind(AssertUnwindSafe(job))
-                    .unwrap_or_else(|_| Err("the compiler panicked".into()));
-                let _ = tx.send(built);
-            });
-            rx
-        });
+        let pending = compile.map(build_in_background);
         Engines {
             local: Some(local),
             remote: None,

@@ -29,6 +29,7 @@ pub mod selfplay;
 pub mod session;
 pub mod sexpr;
 pub mod spelling;
+pub mod unseen;
 pub mod workers;
 
 pub use player::{Player, Reply};

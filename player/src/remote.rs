@@ -30,10 +30,30 @@ const REPORT_EVERY: Duration = Duration::from_millis(5);
 type Stats = (usize, Vec<(String, u64, f64)>, u64);
 
 /// The `main` of a search-worker binary:
-/// `worker ROLE THREADS MAX_NODES`, reasoners made by `make`; or
-/// `worker self-play [OPTIONS]` (see [`SelfPlay::parse`]), which measures
-/// a technique on the compiled reasoner.
-pub fn worker_main<R: Reasoner + 'static>(make: fn() -> R) -> ExitCode {
+/// `worker ROLE THREADS MAX_NODES`, reasoners made by `make`;
+/// `worker beliefs ROLE`, the search of a GDL-II match
+/// ([`crate::unseen`]); or `worker self-play [OPTIONS]` (see
+/// [`SelfPlay::parse`]), which measures a technique on the compiled
+/// reasoner.
+pub fn worker_main<R: Reasoner + 'static>(make: fn() -> R) -> ExitCode
+where
+    R::State: Send,
+    R::Move: Send,
+{
+    if std::env::args().nth(1).as_deref() == Some("beliefs") {
+        let Some(Ok(role)) = std::env::args().nth(2).map(|r| r.parse::<usize>()) else {
+            eprintln!("usage: worker beliefs ROLE");
+            return ExitCode::from(2);
+        };
+        let (input, output) = (std::io::stdin().lock(), std::io::stdout().lock());
+        return match crate::unseen::serve(&mut make(), role, input, output) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("gdlc-player: the GDL-II worker's streams failed: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if std::env::args().nth(1).as_deref() == Some("self-play") {
         return match SelfPlay::parse(std::env::args().skip(2)) {
             Ok(measure) => {

@@ -3,10 +3,11 @@
 //! manager reports, drives the search threads and answers each PLAY at its
 //! deadline from their merged statistics.
 
-use crate::belief::Beliefs;
-use crate::engines::Engines;
+use crate::belief::{normal, Beliefs};
+use crate::engines::{build_in_background, Engines};
 use crate::message::Own;
 use crate::spelling::Spelling;
+use crate::unseen::Unseen;
 use crate::workers::Workers;
 use crate::{Compile, Factory, Settings};
 use gdl_runtime::Reasoner;
@@ -104,6 +105,8 @@ struct Session<R: Reasoner> {
     engines: Option<Engines>,
     /// What this player knows in a GDL-II match (a game with `sees`).
     beliefs: Option<Beliefs<R>>,
+    /// The compiled search of a GDL-II match, once built.
+    unseen: Option<Unseen>,
     /// The move this player last answered.
     sent: Option<R::Move>,
     spelling: Spelling,
@@ -128,6 +131,12 @@ impl<R: Reasoner + 'static> Session<R> {
             })?;
         let state = r.initial_state();
         let beliefs = r.has_percepts().then(|| Beliefs::new(&mut r, role));
+        let mut compile = setup.compile;
+        let unseen = beliefs
+            .is_some()
+            .then(|| compile.take())
+            .flatten()
+            .map(|job| Unseen::new(build_in_background(job), role));
         let engines = beliefs.is_none().then(|| {
             // Their own flag: they stop when the compiled worker takes over,
             // or when the session ends (dropping them), not with the match.
@@ -141,7 +150,7 @@ impl<R: Reasoner + 'static> Session<R> {
                 // self-play needs the compiled reasoner's speed.
                 false,
             );
-            Engines::new(workers, setup.compile, role, settings.clone())
+            Engines::new(workers, compile.take(), role, settings.clone())
         });
         Ok(Session {
             r,
@@ -150,6 +159,7 @@ impl<R: Reasoner + 'static> Session<R> {
             role,
             engines,
             beliefs,
+            unseen,
             sent: None,
             spelling: setup.spelling,
             stop: setup.stop,
@@ -163,6 +173,7 @@ impl<R: Reasoner + 'static> Session<R> {
                 return;
             }
             self.engines.iter_mut().for_each(Engines::poll);
+            self.unseen.iter_mut().for_each(Unseen::poll);
             let request = match requests.recv_timeout(POLL_EVERY) {
                 Ok(request) => request,
                 Err(RecvTimeoutError::Timeout) => continue,
@@ -181,6 +192,8 @@ impl<R: Reasoner + 'static> Session<R> {
                         eprintln!("gdlc-player: PLAY refused: {why}");
                     }
                     let _ = reply.send(answer);
+                    // Off the clock: the move is answered.
+                    self.beliefs.as_mut().map(Beliefs::take_spent);
                 }
                 Request::Stop(step, reply) => {
                     let applied = match step.moves {
@@ -235,27 +248,24 @@ impl<R: Reasoner + 'static> Session<R> {
         if !first {
             self.perceive(step)?;
         }
-        let beliefs = self.beliefs.as_ref().ok_or("not a GDL-II match")?;
+        let beliefs = self.beliefs.as_mut().ok_or("not a GDL-II match")?;
         let r = &mut self.r;
-        if beliefs.states().iter().all(|s| r.is_terminal(s)) {
-            return Err(
-                "the game is over: every state this player thinks possible is terminal".into(),
-            );
-        }
-        let mut candidates = beliefs.legal_everywhere(r);
-        if candidates.is_empty() {
-            eprintln!(
-                "gdlc-player: step {}: no move is legal in every state kept; one legal in the first",
-                self.ply + 1
-            );
-            r.legal_moves(&beliefs.states()[0], self.role, &mut candidates);
-        }
-        let (best, value, iterations) = beliefs
-            .choose(r, &candidates, deadline, &mut self.rng)
-            .ok_or("this player has no legal move here")?;
-        let text = r.move_text(self.role, best);
+        let role = self.role;
+        let compiled = (self.unseen.as_mut())
+            .and_then(|u| u.choose(deadline))
+            .and_then(|(text, value, n)| Some((r.parse_move(role, &text)?, value, n)));
+        let by = if compiled.is_some() {
+            "compiled"
+        } else {
+            "interpreter"
+        };
+        let (best, value, iterations) = match compiled {
+            Some(chosen) => chosen,
+            None => beliefs.decide(r, deadline, &mut self.rng)?,
+        };
+        let text = r.move_text(role, best);
         eprintln!(
-            "gdlc-player: step {}: {text} (value {value:.2} over {iterations} iterations)",
+            "gdlc-player: step {}: {text} (value {value:.2} over {iterations} iterations, {by})",
             self.ply + 1
         );
         self.sent = Some(best);
@@ -276,6 +286,10 @@ impl<R: Reasoner + 'static> Session<R> {
         };
         let beliefs = self.beliefs.as_mut().ok_or("not a GDL-II match")?;
         let percepts = step.moves.unwrap_or_default();
+        if let Some(unseen) = &mut self.unseen {
+            let seen = percepts.iter().map(|p| normal(p)).collect();
+            unseen.seen(self.r.move_text(self.role, mine), seen);
+        }
         if let Err(why) = beliefs.advance(&mut self.r, mine, &percepts, &mut self.rng) {
             eprintln!("gdlc-player: step {}: {why}", self.ply + 1);
         }

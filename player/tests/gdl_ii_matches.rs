@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use common::{game, post, spawn_player, start_message, Random};
+use common::{game, post, spawn_compiling_player, spawn_player, start_message, Random};
 use gdl_runtime::Reasoner;
 use gdlc::interp::Interpreter;
 
@@ -151,7 +151,19 @@ fn a_gdl_ii_player_given_the_random_role_answers_legal_moves() {
 #[test]
 #[ignore = "50 matches at a 1 s play clock; CI runs it once"]
 fn monty_hall_over_fifty_matches_switches_and_wins_about_two_thirds() {
-    let port = spawn_player(1);
+    monty_hall_over_fifty_matches(spawn_player(1));
+}
+
+/// As above, the player compiling the game at START: the compiled
+/// worker searches once built (the first match's steps, or all of them
+/// with the game's worker cached).
+#[test]
+#[ignore = "builds Monty Hall's search worker; CI runs it once"]
+fn monty_hall_on_the_compiled_reasoner_switches_and_wins_about_two_thirds() {
+    monty_hall_over_fifty_matches(spawn_compiling_player(1));
+}
+
+fn monty_hall_over_fifty_matches(port: u16) {
     let (mut switched, mut won) = (0, 0);
     let matches = 50;
     for k in 0..matches {
@@ -178,7 +190,17 @@ fn monty_hall_over_fifty_matches_switches_and_wins_about_two_thirds() {
 #[test]
 #[ignore = "40 matches at a 1 s play clock; CI runs it once"]
 fn blind_tic_tac_toe_against_a_random_mover() {
-    let port = spawn_player(1);
+    blind_tic_tac_toe_forty_matches(spawn_player(1));
+}
+
+/// As above, the player compiling the game at START.
+#[test]
+#[ignore = "builds blind tic-tac-toe's search worker; CI runs it once"]
+fn blind_tic_tac_toe_on_the_compiled_reasoner_against_a_random_mover() {
+    blind_tic_tac_toe_forty_matches(spawn_compiling_player(1));
+}
+
+fn blind_tic_tac_toe_forty_matches(port: u16) {
     let mut total = 0;
     let description = game("gdl-ii/blindtictactoe.kif");
     for role in 0..2 {

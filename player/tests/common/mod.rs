@@ -13,19 +13,32 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Starts a player with `threads` search threads and a 300 ms margin on a
-/// free port; returns the port.
+/// free port, searching with gdlc's interpreter; returns the port.
 pub fn spawn_player(threads: usize) -> u16 {
+    spawn_player_with(InterpreterLoader::default(), threads)
+}
+
+/// As [`spawn_player`], the player compiling each game at START into the
+/// tests' cache (`$GDLC_CACHE_DIR`, else `target/player-test-cache`).
+pub fn spawn_compiling_player(threads: usize) -> u16 {
+    let cache = std::env::var_os("GDLC_CACHE_DIR").map_or_else(
+        || format!("{}/../target/player-test-cache", env!("CARGO_MANIFEST_DIR")).into(),
+        std::path::PathBuf::from,
+    );
+    let loader = InterpreterLoader {
+        cache: Some(gdlc::backend::Cache::new(cache)),
+    };
+    spawn_player_with(loader, threads)
+}
+
+fn spawn_player_with(loader: InterpreterLoader, threads: usize) -> u16 {
     let server = tiny_http::Server::http("127.0.0.1:0").expect("bind a free port");
     let port = server.server_addr().to_ip().expect("an IP address").port();
     let settings = Settings {
         max_nodes: 200_000,
         ..gdlc_player::default_settings(threads)
     };
-    let player = Arc::new(Player::new(
-        InterpreterLoader::default(),
-        "tester",
-        settings,
-    ));
+    let player = Arc::new(Player::new(loader, "tester", settings));
     std::thread::spawn(move || http::serve(server, player));
     port
 }
