@@ -23,6 +23,7 @@ pub mod engines;
 pub mod http;
 pub mod message;
 pub mod player;
+pub mod process;
 pub mod remote;
 pub mod search;
 pub mod selfplay;

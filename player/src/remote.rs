@@ -12,13 +12,14 @@
 //! The worker stops when its standard input closes, so it never outlives
 //! the player.
 
+use crate::process::WorkerProcess;
 use crate::selfplay::SelfPlay;
 use crate::workers::Workers;
 use crate::Factory;
 use gdl_runtime::Reasoner;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -129,8 +130,7 @@ where
 
 /// A running search-worker process, seen from the player.
 pub struct Remote {
-    child: Child,
-    stdin: ChildStdin,
+    process: WorkerProcess,
     latest: Arc<Mutex<Stats>>,
 }
 
@@ -144,17 +144,8 @@ impl Remote {
         max_nodes: usize,
         history: &[Vec<String>],
     ) -> Result<Self, String> {
-        let mut child = Command::new(binary)
-            .args([role, threads, max_nodes].map(|n| n.to_string()))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start `{}`: {e}", binary.display()))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            return Err("the worker's streams are not piped".into());
-        };
+        let args = [role, threads, max_nodes].map(|n| n.to_string());
+        let (process, stdout) = WorkerProcess::spawn(binary, args)?;
         let latest = Arc::new(Mutex::new((usize::MAX, Vec::new(), 0)));
         let shared = Arc::clone(&latest);
         std::thread::spawn(move || {
@@ -165,11 +156,7 @@ impl Remote {
                 }
             }
         });
-        let mut remote = Remote {
-            child,
-            stdin,
-            latest,
-        };
+        let mut remote = Remote { process, latest };
         for (k, joint) in history.iter().enumerate() {
             remote.advance(k + 1, joint);
         }
@@ -179,13 +166,7 @@ impl Remote {
     /// Tells the worker that `joint` was played, making `ply` joint moves.
     pub fn advance(&mut self, ply: usize, joint: &[String]) {
         let line = format!("move\t{ply}\t{}\n", joint.join("\t"));
-        if let Err(e) = self
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| self.stdin.flush())
-        {
-            eprintln!("gdlc-player: the compiled search worker is gone: {e}");
-        }
+        self.process.send(&line);
     }
 
     /// Whether the worker has reported visits at `ply`.
@@ -204,13 +185,6 @@ impl Remote {
             Vec::new()
         };
         (moves, latest.2)
-    }
-}
-
-impl Drop for Remote {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -15,12 +15,12 @@
 //! The worker stops when its standard input closes.
 
 use crate::belief::Beliefs;
+use crate::process::WorkerProcess;
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -150,8 +150,7 @@ impl Unseen {
 
 /// A running GDL-II worker process.
 struct Worker {
-    child: Child,
-    stdin: ChildStdin,
+    process: WorkerProcess,
     replies: Receiver<String>,
     asked: u64,
 }
@@ -162,17 +161,7 @@ impl Worker {
         role: usize,
         history: &[(String, Vec<String>)],
     ) -> Result<Self, String> {
-        let mut child = Command::new(binary)
-            .args(["beliefs".to_string(), role.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start `{}`: {e}", binary.display()))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            return Err("the worker's streams are not piped".into());
-        };
+        let (process, stdout) = WorkerProcess::spawn(binary, ["beliefs", &role.to_string()])?;
         let (tx, replies) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -183,8 +172,7 @@ impl Worker {
             }
         });
         let mut worker = Worker {
-            child,
-            stdin,
+            process,
             replies,
             asked: 0,
         };
@@ -194,16 +182,6 @@ impl Worker {
         Ok(worker)
     }
 
-    fn send(&mut self, line: String) {
-        if let Err(e) = self
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| self.stdin.flush())
-        {
-            eprintln!("gdlc-player: the compiled search worker is gone: {e}");
-        }
-    }
-
     fn seen(&mut self, mine: &str, percepts: &[String]) {
         let mut line = format!("seen\t{mine}");
         for p in percepts {
@@ -211,7 +189,7 @@ impl Worker {
             line.push_str(p);
         }
         line.push('\n');
-        self.send(line);
+        self.process.send(&line);
     }
 
     /// Asks for a move searched until [`REPLY_MARGIN`] before `deadline`
@@ -222,7 +200,7 @@ impl Worker {
         let id = self.asked;
         let search = deadline.saturating_duration_since(Instant::now() + REPLY_MARGIN);
         let until = (since_epoch() + search).as_millis();
-        self.send(format!("choose\t{id}\t{until}\n"));
+        self.process.send(&format!("choose\t{id}\t{until}\n"));
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match self.replies.recv_timeout(left) {
@@ -234,13 +212,6 @@ impl Worker {
                 _ => continue,
             }
         }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
