@@ -303,30 +303,14 @@ pub fn heuristic_trial<R: Reasoner>(
 #[cfg(all(test, feature = "interpreter"))]
 mod tests {
     use super::{heuristic_trial, SelfPlay};
-    use gdlc::interp::Interpreter;
+    use crate::search::tests::{coin, interpreter};
     use std::time::{Duration, Instant};
-
-    fn interpreter(text: &str) -> Interpreter {
-        let loaded = gdlc::load_bytes("t.kif".into(), text.as_bytes().to_vec())
-            .unwrap_or_else(|e| panic!("{e}"));
-        Interpreter::new(&loaded)
-    }
 
     #[test]
     fn the_trial_leaves_out_a_heuristic_that_wins_nothing() {
         // `x` calls heads and wins, whoever cuts playouts short: the side
         // with the heuristic wins as `x` and loses as `o`, half the points.
-        let mut r = interpreter(
-            "(role x) (role o) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
-            (<= (legal x heads) (true (step 0))) (<= (legal x tails) (true (step 0)))
-            (<= (legal x wait) (not (true (step 0)))) (legal o wait)
-            (<= (next (coin heads)) (does x heads)) (<= (next (coin tails)) (does x tails))
-            (<= (next (coin ?c)) (true (coin ?c)))
-            (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
-            (<= terminal (true (step 3)))
-            (<= (goal x 100) (true (coin heads))) (<= (goal o 0) (true (coin heads)))
-            (<= (goal x 0) (true (coin tails))) (<= (goal o 100) (true (coin tails)))",
-        );
+        let mut r = interpreter(&coin("heads"));
         let start = Instant::now();
         assert!(heuristic_trial(&mut r, Duration::from_secs(2), 1).is_none());
         assert!(start.elapsed() < Duration::from_secs(4));

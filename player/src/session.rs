@@ -192,8 +192,10 @@ impl<R: Reasoner + 'static> Session<R> {
                         eprintln!("gdlc-player: PLAY refused: {why}");
                     }
                     let _ = reply.send(answer);
-                    // Off the clock: the move is answered.
-                    self.beliefs.as_mut().map(Beliefs::take_spent);
+                    if let Some(beliefs) = &mut self.beliefs {
+                        // Off the clock: the move is answered.
+                        drop(beliefs.take_spent());
+                    }
                 }
                 Request::Stop(step, reply) => {
                     let applied = match step.moves {

@@ -391,4 +391,4 @@ mod select;
 mod solver;
 
 #[cfg(all(test, feature = "interpreter"))]
-mod tests;
+pub(crate) mod tests;

@@ -5,7 +5,8 @@ use super::*;
 use gdlc::interp::Interpreter;
 use std::time::Duration;
 
-fn interpreter(text: &str) -> Interpreter {
+/// gdlc's interpreter of the description `text`.
+pub(crate) fn interpreter(text: &str) -> Interpreter {
     let loaded = gdlc::load_bytes("t.kif".into(), text.as_bytes().to_vec())
         .unwrap_or_else(|e| panic!("{e}"));
     Interpreter::new(&loaded)
@@ -524,7 +525,7 @@ fn the_evaluation_learns_what_a_state_is_worth_from_random_playouts() {
 
 /// `x` calls the coin, then both roles wait ten steps (longer than a
 /// playout before its cut); `x` wins if the call was `winning`.
-fn coin(winning: &str) -> String {
+pub(crate) fn coin(winning: &str) -> String {
     format!(
         "(role x) (role o) (init (step 0))
         (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)
