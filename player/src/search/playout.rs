@@ -27,20 +27,19 @@ impl<R: Reasoner> Tree<R> {
     }
 
     /// Goals / 100 at the end of a playout from `state`, each move drawn
-    /// uniformly or, with MAST, by its average.
+    /// uniformly or, with MAST, by its average; with the heuristic, the
+    /// evaluation's verdict [`CUT_OFF`] joint moves in.
     pub(super) fn playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
         let roles = r.roles().len();
         let mut joint = Vec::with_capacity(roles);
-        let evaluation = self
-            .evaluation
-            .clone()
-            .filter(|_| self.techniques.heuristic);
         for ply in 0..MAX_PLAYOUT {
             if r.is_terminal(&state) {
                 break;
             }
-            if let Some(e) = evaluation.as_ref().filter(|_| ply == CUT_OFF) {
-                return e.verdict(r, &state);
+            if ply == CUT_OFF && self.techniques.heuristic {
+                if let Some(e) = &self.evaluation {
+                    return e.verdict(r, &state);
+                }
             }
             joint.clear();
             for role in 0..roles {
