@@ -27,12 +27,22 @@ pub struct Record {
     pub total: u64,
     /// Its wins, draws and losses (against the best other role).
     pub outcomes: [u32; 3],
+    /// Iterations searched and moves searched, by the measured side
+    /// (`[0]`) and the others (`[1]`).
+    pub searched: [(u64, u64); 2],
 }
 
 impl Record {
     /// The measured side's mean goal; 0 without a match.
     pub fn mean(&self) -> f64 {
         self.total as f64 / self.matches.max(1) as f64
+    }
+
+    /// The mean iterations a move of the measured side (`side` 0) or the
+    /// others (1).
+    pub fn iterations_a_move(&self, side: usize) -> u64 {
+        let (iterations, moves) = self.searched[side];
+        iterations / moves.max(1)
     }
 }
 
@@ -105,7 +115,8 @@ impl SelfPlay {
             format!("{} iterations", self.iterations)
         };
         println!(
-            "{}{}: mean goal {:.1} over {} matches ({budget} a move): {} wins, {} draws, {} losses; {:.1} s",
+            "{}{}: mean goal {:.1} over {} matches ({budget} a move): {} wins, {} draws, {} losses; \
+             {} and {} iterations a move; {:.1} s",
             self.technique,
             if self.baseline { " (baseline: on neither side)" } else { " on one side" },
             record.mean(),
@@ -113,6 +124,8 @@ impl SelfPlay {
             record.outcomes[0],
             record.outcomes[1],
             record.outcomes[2],
+            record.iterations_a_move(0),
+            record.iterations_a_move(1),
             start.elapsed().as_secs_f64()
         );
     }
@@ -131,7 +144,7 @@ impl SelfPlay {
         for k in 0..self.matches {
             let measured = (k % roles as u64) as usize;
             let seed = self.seed.wrapping_add(k);
-            let Some(goals) = self.play(r, measured, seed, evaluation, until) else {
+            let Some(goals) = self.play(r, measured, seed, evaluation, until, &mut record) else {
                 break;
             };
             let own = goals[measured];
@@ -177,7 +190,8 @@ impl SelfPlay {
     }
 
     /// Plays one match, `measured` with the technique; the goals, or
-    /// `None` if `until` came first.
+    /// `None` if `until` came first. Adds the iterations searched to
+    /// `record`.
     fn play<R: Reasoner>(
         &self,
         r: &mut R,
@@ -185,6 +199,7 @@ impl SelfPlay {
         seed: u64,
         evaluation: &Option<Arc<Evaluation>>,
         until: Option<Instant>,
+        record: &mut Record,
     ) -> Option<Vec<u32>> {
         let with = |on| Techniques::default().with(&self.technique, on);
         let (all, without) = with(true).zip(with(false)).expect("checked by parse");
@@ -212,6 +227,9 @@ impl SelfPlay {
                     .with_techniques(techniques)
                     .with_evaluation(evaluation.clone());
                 self.search(r, &mut tree);
+                let searched = &mut record.searched[usize::from(role != measured)];
+                searched.0 += tree.iterations();
+                searched.1 += 1;
                 let best = tree
                     .root_moves(role)
                     .into_iter()
@@ -255,8 +273,8 @@ const TRIAL_MILLIS: u64 = 25;
 const TRIAL_MATCHES: u64 = 24;
 /// Matches the trial needs to keep the heuristic.
 const TRIAL_DECIDES: u64 = 4;
-/// The mean goal the heuristic's side must reach in the trial's matches
-/// against plain playouts to be kept.
+/// The mean goal a technique's side must reach in its trial's matches
+/// against the search without it to be kept.
 const TRIAL_KEEP: f64 = 60.0;
 
 /// The heuristic tried at the start of a match on `r`, within `budget`,
@@ -280,29 +298,60 @@ pub fn heuristic_trial<R: Reasoner>(
     let initial = r.initial_state();
     let evaluation = Evaluation::learn(r, &initial, budget.mul_f64(TRIAL_LEARNING), seed)?;
     let evaluation = Some(Arc::new(evaluation));
+    let fit = format!(
+        "against plain playouts (fit {:.3})",
+        evaluation.as_ref().map_or(0.0, |e| e.fit)
+    );
+    let kept = tried(r, "heuristic", &evaluation, until, seed, &fit);
+    evaluation.filter(|_| kept)
+}
+
+/// GRAVE tried at the start of a match on `r`, within `budget`, as the
+/// heuristic is ([`heuristic_trial`]): fast self-play in which one side
+/// selects with all-moves-as-first statistics and the others do not.
+/// Whether its side took at least [`TRIAL_KEEP`] points over
+/// [`TRIAL_DECIDES`] matches or more; `false` in a game with fewer than
+/// two choosing roles. Says what it found on the standard error.
+pub fn grave_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
+    let until = Instant::now() + budget;
+    let choosing = r.roles().len() - usize::from(r.random_role().is_some());
+    choosing >= 2 && tried(r, "grave", &None, until, seed, "against UCB1 alone")
+}
+
+/// Whether `technique` wins its trial: self-play at [`TRIAL_MILLIS`] a
+/// move until `until`, its side kept with at least [`TRIAL_KEEP`]
+/// points over [`TRIAL_DECIDES`] matches or more. Logs the outcome, the
+/// opponent named by `against`.
+fn tried<R: Reasoner>(
+    r: &mut R,
+    technique: &str,
+    evaluation: &Option<Arc<Evaluation>>,
+    until: Instant,
+    seed: u64,
+    against: &str,
+) -> bool {
     let trial = SelfPlay {
-        technique: "heuristic".into(),
+        technique: technique.into(),
         iterations: 0,
         millis: TRIAL_MILLIS,
         matches: TRIAL_MATCHES,
         seed,
         baseline: false,
     };
-    let record = trial.measure(r, &evaluation, Some(until), false);
+    let record = trial.measure(r, evaluation, Some(until), false);
     let kept = record.matches >= TRIAL_DECIDES && record.mean() >= TRIAL_KEEP;
     eprintln!(
-        "gdlc-player: heuristic {}: {:.0} points a match over {} trial matches against plain playouts (fit {:.3})",
+        "gdlc-player: {technique} {}: {:.0} points a match over {} trial matches {against}",
         if kept { "kept" } else { "left out" },
         record.mean(),
         record.matches,
-        evaluation.as_ref().map_or(0.0, |e| e.fit)
     );
-    evaluation.filter(|_| kept)
+    kept
 }
 
 #[cfg(all(test, feature = "interpreter"))]
 mod tests {
-    use super::{heuristic_trial, SelfPlay};
+    use super::{grave_trial, heuristic_trial, SelfPlay};
     use crate::search::tests::{coin, interpreter};
     use std::time::{Duration, Instant};
 
@@ -350,5 +399,13 @@ mod tests {
             (<= terminal (true (step 1))) (goal p 100)",
         );
         assert!(heuristic_trial(&mut r, Duration::from_secs(60), 1).is_none());
+        assert!(!grave_trial(&mut r, Duration::from_secs(60), 1));
+    }
+
+    #[test]
+    fn the_trial_leaves_out_grave_where_it_wins_nothing() {
+        // `x` calls heads and wins, whoever selects with GRAVE.
+        let mut r = interpreter(&coin("heads"));
+        assert!(!grave_trial(&mut r, Duration::from_secs(1), 1));
     }
 }

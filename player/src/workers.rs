@@ -6,7 +6,7 @@
 //! waiting for any thread, so a slow playout can never make an answer late.
 
 use crate::search::{Evaluation, Tree};
-use crate::selfplay::heuristic_trial;
+use crate::selfplay::{grave_trial, heuristic_trial};
 use crate::Factory;
 use gdl_runtime::Reasoner;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -17,13 +17,19 @@ use std::time::{Duration, Instant};
 
 /// How often a thread publishes its root statistics.
 const PUBLISH_EVERY: Duration = Duration::from_millis(5);
-/// How long the first thread tries the heuristic when the match starts
-/// (the others search meanwhile).
+/// How long the first thread tries the heuristic, and the second GRAVE,
+/// when the match starts (any others search meanwhile; a single thread
+/// tries both, one after the other).
 const TRIAL: Duration = Duration::from_secs(12);
 
-/// The heuristic's evaluation once its trial is over: `None` inside when
-/// it was left out.
-type Trial = Arc<OnceLock<Option<Arc<Evaluation>>>>;
+/// What the start-of-match trials decided, each once it is over.
+#[derive(Default)]
+struct Trials {
+    /// The heuristic's evaluation: `None` inside when it was left out.
+    evaluation: OnceLock<Option<Arc<Evaluation>>>,
+    /// Whether GRAVE was kept.
+    grave: OnceLock<bool>,
+}
 
 /// The root statistics one thread published.
 #[derive(Clone, Debug, Default)]
@@ -48,7 +54,8 @@ impl Workers {
     /// Starts `threads` threads searching for role `role` from the initial
     /// state, each with a reasoner from `factory` and at most `max_nodes`;
     /// with `trial`, the first tries the heuristic first
-    /// ([`heuristic_trial`]) and every thread's tree uses it once kept.
+    /// ([`heuristic_trial`]) and the second GRAVE ([`grave_trial`]), and
+    /// every thread's tree uses what was kept from then on.
     pub fn start<R: Reasoner + 'static>(
         factory: &Factory<R>,
         role: usize,
@@ -62,11 +69,13 @@ impl Workers {
             snapshots: Vec::new(),
             stop,
         };
-        let evaluation: Trial = Arc::new(OnceLock::new());
+        let trials = Arc::new(Trials::default());
         if !trial {
-            let _ = evaluation.set(None);
+            let _ = trials.evaluation.set(None);
+            let _ = trials.grave.set(false);
         }
-        for k in 0..threads.max(1) {
+        let threads = threads.max(1);
+        for k in 0..threads {
             let (tx, rx) = channel();
             let snapshot = Arc::new(Mutex::new(Snapshot::default()));
             let worker = Worker {
@@ -75,7 +84,13 @@ impl Workers {
                 snapshot: Arc::clone(&snapshot),
                 stop: Arc::clone(&workers.stop),
                 commands: rx,
-                evaluation: Arc::clone(&evaluation),
+                trials: Arc::clone(&trials),
+                tries: match (k, threads) {
+                    (0, 1) => (true, true),
+                    (0, _) => (true, false),
+                    (1, _) => (false, true),
+                    _ => (false, false),
+                },
             };
             let factory = Arc::clone(factory);
             let spawned = std::thread::Builder::new()
@@ -145,19 +160,25 @@ struct Worker {
     snapshot: Arc<Mutex<Snapshot>>,
     stop: Arc<AtomicBool>,
     commands: Receiver<(usize, Vec<String>)>,
-    evaluation: Trial,
+    trials: Arc<Trials>,
+    /// Whether this thread tries the heuristic, and GRAVE.
+    tries: (bool, bool),
 }
 
 impl Worker {
     fn run<R: Reasoner>(self, factory: &(dyn Fn() -> R + Send + Sync), seed: u64) {
         let mut r = factory();
-        if seed == 0 && self.evaluation.get().is_none() {
+        if self.tries.0 && self.trials.evaluation.get().is_none() {
             let kept = heuristic_trial(&mut r, TRIAL, seed);
-            let _ = self.evaluation.set(kept);
+            let _ = self.trials.evaluation.set(kept);
+        }
+        if self.tries.1 && self.trials.grave.get().is_none() {
+            let kept = grave_trial(&mut r, TRIAL, seed);
+            let _ = self.trials.grave.set(kept);
         }
         let initial = r.initial_state();
         let mut tree = Tree::new(&mut r, initial, self.max_nodes, seed);
-        let mut evaluated = false;
+        let (mut evaluated, mut graved) = (false, false);
         let mut ply = 0;
         let mut published = Instant::now();
         self.publish(&r, &tree, ply);
@@ -199,9 +220,15 @@ impl Worker {
                 self.publish(&r, &tree, ply);
                 published = Instant::now();
                 if !evaluated {
-                    if let Some(kept) = self.evaluation.get() {
+                    if let Some(kept) = self.trials.evaluation.get() {
                         tree.set_evaluation(kept.clone());
                         evaluated = true;
+                    }
+                }
+                if !graved {
+                    if let Some(&kept) = self.trials.grave.get() {
+                        tree.set_grave(kept);
+                        graved = true;
                     }
                 }
             }

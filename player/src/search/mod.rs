@@ -20,6 +20,9 @@
 //! proven child's when better for the chooser; a proven root chooses its
 //! best child every time, so that move gets the visits.
 //!
+//! With GRAVE ([`grave`]), the selection also weighs what each move
+//! scored wherever it was played below a well-visited ancestor.
+//!
 //! Playouts draw moves uniformly; where the tree is given an evaluation
 //! found in the rules ([`heuristic`]), they stop a few joint moves in and
 //! score its verdict (early playout termination).
@@ -27,7 +30,7 @@
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 pub(crate) use draw::below;
@@ -51,6 +54,8 @@ pub struct Techniques {
     /// One node per state, shared by every path that reaches it
     /// ([`graph`]).
     pub transpositions: bool,
+    /// All-moves-as-first statistics in the selection ([`grave`]).
+    pub grave: bool,
     /// Playouts cut short by the tree's evaluation ([`heuristic`]), when
     /// it is given one ([`Tree::set_evaluation`]: the player does where
     /// the evaluation won its trial, `crate::selfplay::heuristic_trial`).
@@ -63,6 +68,7 @@ impl Default for Techniques {
             solver: true,
             mast: false,
             transpositions: false,
+            grave: false,
             heuristic: true,
         }
     }
@@ -70,7 +76,7 @@ impl Default for Techniques {
 
 impl Techniques {
     /// The names [`Techniques::with`] takes.
-    pub const NAMES: [&'static str; 4] = ["solver", "mast", "transpositions", "heuristic"];
+    pub const NAMES: [&'static str; 5] = ["solver", "mast", "transpositions", "grave", "heuristic"];
 
     /// These techniques with the one named `name` turned on (`on`) or off;
     /// `None` for an unknown name.
@@ -80,6 +86,7 @@ impl Techniques {
             "solver" => &mut t.solver,
             "mast" => &mut t.mast,
             "transpositions" => &mut t.transpositions,
+            "grave" => &mut t.grave,
             "heuristic" => &mut t.heuristic,
             _ => return None,
         } = on;
@@ -120,6 +127,9 @@ struct Node<R: Reasoner> {
     hash: u64,
     /// The last iteration whose path passed the node: a cycle ends there.
     on_path: u64,
+    /// With GRAVE, once visited often enough, its all-moves-as-first
+    /// statistics ([`grave`]).
+    amaf: Option<Box<grave::Amaf<R::Move>>>,
 }
 
 /// A UCT search tree over the states of one game.
@@ -142,6 +152,10 @@ pub struct Tree<R: Reasoner> {
     graveyard: Vec<Vec<Option<Node<R>>>>,
     /// The evaluation that cuts playouts short, with `heuristic` on.
     evaluation: Option<Arc<Evaluation>>,
+    /// With GRAVE, each role's moves in this iteration's playout.
+    played: Vec<(u32, R::Move)>,
+    /// With GRAVE, a buffer: the moves played below a node of the path.
+    below: FxHashSet<(u32, R::Move)>,
 }
 
 impl<R: Reasoner> Tree<R> {
@@ -162,6 +176,8 @@ impl<R: Reasoner> Tree<R> {
             table: FxHashMap::default(),
             graveyard: Vec::new(),
             evaluation: None,
+            played: Vec::new(),
+            below: FxHashSet::default(),
         };
         let hash = r.state_hash(&state);
         let node = tree.node(r, state, hash);
@@ -202,6 +218,7 @@ impl<R: Reasoner> Tree<R> {
             moves,
             visits: 0,
             children: FxHashMap::default(),
+            amaf: None,
         }
     }
 
@@ -231,6 +248,11 @@ impl<R: Reasoner> Tree<R> {
     /// `heuristic` technique on), or played to the end (`None`).
     pub fn set_evaluation(&mut self, evaluation: Option<Arc<Evaluation>>) {
         self.evaluation = evaluation;
+    }
+
+    /// From now on, selects with GRAVE ([`grave`]) or without.
+    pub fn set_grave(&mut self, on: bool) {
+        self.techniques.grave = on;
     }
 
     /// The values / 100 of each role at the root under best play, once
@@ -321,6 +343,9 @@ impl<R: Reasoner> Tree<R> {
         if self.techniques.mast {
             self.credit_path(&values);
         }
+        if self.techniques.grave {
+            self.credit_amaf(&values);
+        }
         self.back_up(values);
         if self.techniques.solver {
             self.prove_path();
@@ -384,6 +409,7 @@ impl<R: Reasoner> Tree<R> {
 
 mod draw;
 mod graph;
+mod grave;
 mod heuristic;
 mod mast;
 mod playout;

@@ -54,6 +54,9 @@ impl<R: Reasoner> Tree<R> {
                 } else {
                     below(&mut self.rng, self.scratch.len())
                 };
+                if self.techniques.grave && self.scratch.len() > 1 {
+                    self.played_out(role, self.scratch[pick]);
+                }
                 joint.push(self.scratch[pick]);
             }
             state = r.next_state(&state, &joint);

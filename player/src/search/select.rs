@@ -3,6 +3,7 @@
 //! documentation), `random`'s move drawn uniformly.
 
 use super::draw::below;
+use super::grave;
 use super::{Tree, EXPLORATION};
 use gdl_runtime::Reasoner;
 
@@ -27,6 +28,12 @@ impl<R: Reasoner> Tree<R> {
             chooser.is_some_and(|c| self.nodes[at].proven_children < self.nodes[at].moves[c].len());
         let skip_proven = unproven && (at != self.root || self.iterations.is_multiple_of(2));
         let mut zeros = vec![0; chooser.map_or(0, |_| self.nodes[at].moves.len())];
+        let reference = self
+            .techniques
+            .grave
+            .then(|| self.reference(at))
+            .flatten()
+            .and_then(|r| self.nodes[r].amaf.as_deref());
         let node = &self.nodes[at];
         let log_n = (node.visits.max(1) as f64).ln();
         let mut joint = Vec::with_capacity(node.stats.len());
@@ -57,6 +64,8 @@ impl<R: Reasoner> Tree<R> {
                         continue;
                     }
                     value
+                } else if let Some(amaf) = reference {
+                    grave::score(s, amaf.get(&(role as u32, node.moves[role][i])), log_n)
                 } else if s.visits == 0 {
                     f64::INFINITY
                 } else {

@@ -453,14 +453,8 @@ const EIGHT_CHOICES: &str = "(role p) (init (step 0)) (init (score 0))
     (<= (goal p ?g) (true (score ?s)) (value ?s ?g))";
 
 /// The mean value of the root's moves after `iterations` (seeded with
-/// `seed`), with MAST or without, neither proving values nor sharing nodes.
-fn root_mean(mast: bool, iterations: usize, seed: u64) -> f64 {
-    let techniques = Techniques {
-        solver: false,
-        mast,
-        transpositions: false,
-        heuristic: false,
-    };
+/// `seed`) with `techniques`.
+fn root_mean(techniques: Techniques, iterations: usize, seed: u64) -> f64 {
     let (_, tree) = searched_as(EIGHT_CHOICES, 100_000, seed, iterations, techniques);
     let (visits, value) = tree
         .root_moves(0)
@@ -475,9 +469,70 @@ fn mast_playouts_learn_a_move_good_in_every_state() {
     // choices; MAST's draw `good` more often once its average leads:
     // Early, while playouts rather than the tree make the values; over
     // ten seeds (about 0.67 against 0.57 here).
-    let mean = |mast| (0..10).map(|seed| root_mean(mast, 50, seed)).sum::<f64>() / 10.0;
+    let mean = |mast| {
+        let techniques = Techniques { mast, ..PLAIN };
+        (0..10)
+            .map(|seed| root_mean(techniques, 50, seed))
+            .sum::<f64>()
+            / 10.0
+    };
     let (with, without) = (mean(true), mean(false));
     assert!(with > without + 0.05, "with MAST {with}, without {without}");
+}
+
+/// Plain UCT: no technique.
+const PLAIN: Techniques = Techniques {
+    solver: false,
+    mast: false,
+    transpositions: false,
+    grave: false,
+    heuristic: false,
+};
+
+#[test]
+fn grave_ranks_new_moves_by_what_they_scored_higher_up() {
+    // Below the root's first visits, plain UCT tries `bad` as often as
+    // `good` at every new node; with GRAVE, a node's untried moves are
+    // ranked by the root's all-moves-as-first values, where `good` leads.
+    let mean = |grave| {
+        let techniques = Techniques { grave, ..PLAIN };
+        (0..10)
+            .map(|seed| root_mean(techniques, 300, seed))
+            .sum::<f64>()
+            / 10.0
+    };
+    let (with, without) = (mean(true), mean(false));
+    assert!(
+        with > without + 0.05,
+        "with GRAVE {with}, without {without}"
+    );
+}
+
+#[test]
+fn grave_statistics_are_kept_where_a_node_has_the_visits() {
+    let techniques = Techniques {
+        grave: true,
+        ..PLAIN
+    };
+    let (mut r, tree) = searched_as(EIGHT_CHOICES, 100_000, 3, 400, techniques);
+    let good = r.parse_move(0, "good").unwrap();
+    let kept: Vec<usize> = (0..tree.len())
+        .filter(|&at| tree.nodes[at].amaf.is_some())
+        .collect();
+    assert!(kept.contains(&tree.root) && kept.len() > 2, "{kept:?}");
+    for at in 0..tree.len() {
+        let node = &tree.nodes[at];
+        match &node.amaf {
+            // Kept from the iteration that found the node with 50 visits
+            // on: `good` was played below it in most of those.
+            Some(amaf) => {
+                let since = node.visits - grave::REFERENCE;
+                let s = amaf[&(0, good)];
+                assert!(s.visits <= since && s.visits * 2 > since, "{at}");
+            }
+            None => assert!(node.visits <= grave::REFERENCE, "{at}"),
+        }
+    }
 }
 
 #[test]
