@@ -17,9 +17,8 @@ use std::time::{Duration, Instant};
 
 /// How often a thread publishes its root statistics.
 const PUBLISH_EVERY: Duration = Duration::from_millis(5);
-/// How long the first thread tries the heuristic, and the second GRAVE,
-/// when the match starts (any others search meanwhile; a single thread
-/// tries both, one after the other).
+/// How long the first thread tries the heuristic, and then GRAVE, when
+/// the match starts (the others search meanwhile).
 const TRIAL: Duration = Duration::from_secs(12);
 
 /// What the start-of-match trials decided, each once it is over.
@@ -53,9 +52,9 @@ pub struct Workers {
 impl Workers {
     /// Starts `threads` threads searching for role `role` from the initial
     /// state, each with a reasoner from `factory` and at most `max_nodes`;
-    /// with `trial`, the first tries the heuristic first
-    /// ([`heuristic_trial`]) and the second GRAVE ([`grave_trial`]), and
-    /// every thread's tree uses what was kept from then on.
+    /// with `trial`, the first tries the heuristic ([`heuristic_trial`])
+    /// and then GRAVE ([`grave_trial`]) before it searches, and every
+    /// thread's tree uses what was kept from then on.
     pub fn start<R: Reasoner + 'static>(
         factory: &Factory<R>,
         role: usize,
@@ -74,8 +73,7 @@ impl Workers {
             let _ = trials.evaluation.set(None);
             let _ = trials.grave.set(false);
         }
-        let threads = threads.max(1);
-        for k in 0..threads {
+        for k in 0..threads.max(1) {
             let (tx, rx) = channel();
             let snapshot = Arc::new(Mutex::new(Snapshot::default()));
             let worker = Worker {
@@ -85,12 +83,6 @@ impl Workers {
                 stop: Arc::clone(&workers.stop),
                 commands: rx,
                 trials: Arc::clone(&trials),
-                tries: match (k, threads) {
-                    (0, 1) => (true, true),
-                    (0, _) => (true, false),
-                    (1, _) => (false, true),
-                    _ => (false, false),
-                },
             };
             let factory = Arc::clone(factory);
             let spawned = std::thread::Builder::new()
@@ -161,24 +153,17 @@ struct Worker {
     stop: Arc<AtomicBool>,
     commands: Receiver<(usize, Vec<String>)>,
     trials: Arc<Trials>,
-    /// Whether this thread tries the heuristic, and GRAVE.
-    tries: (bool, bool),
 }
 
 impl Worker {
     fn run<R: Reasoner>(self, factory: &(dyn Fn() -> R + Send + Sync), seed: u64) {
         let mut r = factory();
-        if self.tries.0 && self.trials.evaluation.get().is_none() {
-            let kept = heuristic_trial(&mut r, TRIAL, seed);
-            let _ = self.trials.evaluation.set(kept);
-        }
-        if self.tries.1 && self.trials.grave.get().is_none() {
-            let kept = grave_trial(&mut r, TRIAL, seed);
-            let _ = self.trials.grave.set(kept);
+        if seed == 0 {
+            self.try_techniques(&mut r);
         }
         let initial = r.initial_state();
         let mut tree = Tree::new(&mut r, initial, self.max_nodes, seed);
-        let (mut evaluated, mut graved) = (false, false);
+        let mut adopted = (false, false);
         let mut ply = 0;
         let mut published = Instant::now();
         self.publish(&r, &tree, ply);
@@ -219,18 +204,34 @@ impl Worker {
             if published.elapsed() >= PUBLISH_EVERY {
                 self.publish(&r, &tree, ply);
                 published = Instant::now();
-                if !evaluated {
-                    if let Some(kept) = self.trials.evaluation.get() {
-                        tree.set_evaluation(kept.clone());
-                        evaluated = true;
-                    }
-                }
-                if !graved {
-                    if let Some(&kept) = self.trials.grave.get() {
-                        tree.set_grave(kept);
-                        graved = true;
-                    }
-                }
+                self.adopt_trials(&mut tree, &mut adopted);
+            }
+        }
+    }
+
+    /// The start-of-match trials, unless they are decided already.
+    fn try_techniques<R: Reasoner>(&self, r: &mut R) {
+        if self.trials.evaluation.get().is_none() {
+            let _ = self.trials.evaluation.set(heuristic_trial(r, TRIAL, 0));
+        }
+        if self.trials.grave.get().is_none() {
+            let _ = self.trials.grave.set(grave_trial(r, TRIAL, 0));
+        }
+    }
+
+    /// Gives `tree` what the trials kept, each once decided; `adopted`
+    /// says which of the heuristic and GRAVE it has been given.
+    fn adopt_trials<R: Reasoner>(&self, tree: &mut Tree<R>, adopted: &mut (bool, bool)) {
+        if !adopted.0 {
+            if let Some(kept) = self.trials.evaluation.get() {
+                tree.set_evaluation(kept.clone());
+                adopted.0 = true;
+            }
+        }
+        if !adopted.1 {
+            if let Some(&kept) = self.trials.grave.get() {
+                tree.set_grave(kept);
+                adopted.1 = true;
             }
         }
     }
