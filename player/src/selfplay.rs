@@ -271,19 +271,28 @@ const TRIAL_LEARNING: f64 = 0.15;
 const TRIAL_MILLIS: u64 = 25;
 /// Matches the trial plays at most.
 const TRIAL_MATCHES: u64 = 24;
-/// Matches the trial needs to keep the heuristic.
+/// Matches a trial needs to keep a technique.
 const TRIAL_DECIDES: u64 = 4;
-/// The mean goal a technique's side must reach in its trial's matches
-/// against the search without it to be kept.
-const TRIAL_KEEP: f64 = 60.0;
+/// How sure a trial must be that the technique's side is better: the
+/// standard deviations of its mean goal (50 a match for a win or loss
+/// alike) above the 50 of no effect, one-sided: 1.28 leaves a technique
+/// that changes nothing in one game in ten.
+const TRIAL_CONFIDENCE: f64 = 1.28;
+
+/// Whether a trial whose technique's side made `record` keeps it: at
+/// least [`TRIAL_DECIDES`] matches, and a mean goal [`TRIAL_CONFIDENCE`]
+/// standard deviations above 50 (over 12 matches, 68.5; over 4, 82).
+fn wins_trial(record: &Record) -> bool {
+    let bar = 50.0 + TRIAL_CONFIDENCE * 50.0 / (record.matches as f64).sqrt();
+    record.matches >= TRIAL_DECIDES && record.mean() >= bar
+}
 
 /// The heuristic tried at the start of a match on `r`, within `budget`,
 /// as Sancho and CadiaPlayer try theirs: an evaluation learned from
 /// random playouts, then fast self-play in which one side cuts its
 /// playouts short with it and the others do not. The evaluation if its
-/// side took at least [`TRIAL_KEEP`] points over [`TRIAL_DECIDES`]
-/// matches or more; `None` otherwise, and in a game with fewer than two
-/// choosing roles (nothing to play against). Says what it found on the
+/// side won the trial ([`wins_trial`]); `None` otherwise, and in a game
+/// with fewer than two choosing roles (nothing to play against). Says what it found on the
 /// standard error.
 pub fn heuristic_trial<R: Reasoner>(
     r: &mut R,
@@ -309,9 +318,8 @@ pub fn heuristic_trial<R: Reasoner>(
 /// GRAVE tried at the start of a match on `r`, within `budget`, as the
 /// heuristic is ([`heuristic_trial`]): fast self-play in which one side
 /// selects with all-moves-as-first statistics and the others do not.
-/// Whether its side took at least [`TRIAL_KEEP`] points over
-/// [`TRIAL_DECIDES`] matches or more; `false` in a game with fewer than
-/// two choosing roles. Says what it found on the standard error.
+/// Whether its side won the trial ([`wins_trial`]); `false` in a game
+/// with fewer than two choosing roles. Says what it found on the standard error.
 pub fn grave_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
     let until = Instant::now() + budget;
     let choosing = r.roles().len() - usize::from(r.random_role().is_some());
@@ -319,9 +327,8 @@ pub fn grave_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool 
 }
 
 /// Whether `technique` wins its trial: self-play at [`TRIAL_MILLIS`] a
-/// move until `until`, its side kept with at least [`TRIAL_KEEP`]
-/// points over [`TRIAL_DECIDES`] matches or more. Logs the outcome, the
-/// opponent named by `against`.
+/// move until `until`, kept where its side wins ([`wins_trial`]). Logs
+/// the outcome, the opponent named by `against`.
 fn tried<R: Reasoner>(
     r: &mut R,
     technique: &str,
@@ -339,7 +346,7 @@ fn tried<R: Reasoner>(
         baseline: false,
     };
     let record = trial.measure(r, evaluation, Some(until), false);
-    let kept = record.matches >= TRIAL_DECIDES && record.mean() >= TRIAL_KEEP;
+    let kept = wins_trial(&record);
     eprintln!(
         "gdlc-player: {technique} {}: {:.0} points a match over {} trial matches {against}",
         if kept { "kept" } else { "left out" },
@@ -351,7 +358,7 @@ fn tried<R: Reasoner>(
 
 #[cfg(all(test, feature = "interpreter"))]
 mod tests {
-    use super::{grave_trial, heuristic_trial, SelfPlay};
+    use super::{grave_trial, heuristic_trial, wins_trial, Record, SelfPlay};
     use crate::search::tests::{coin, interpreter};
     use std::time::{Duration, Instant};
 
@@ -400,6 +407,24 @@ mod tests {
         );
         assert!(heuristic_trial(&mut r, Duration::from_secs(60), 1).is_none());
         assert!(!grave_trial(&mut r, Duration::from_secs(60), 1));
+    }
+
+    #[test]
+    fn a_trial_keeps_a_technique_only_where_its_side_is_surely_better() {
+        let record = |matches: u64, wins: u64| Record {
+            matches,
+            total: 100 * wins,
+            ..Record::default()
+        };
+        // Over 10 matches the bar is 70.2: 7 wins fall just short.
+        assert!(!wins_trial(&record(10, 7)));
+        assert!(wins_trial(&record(10, 8)));
+        // 9 of 12 (75) keeps, 8 (66.7) does not; 3 of 3 decides nothing.
+        assert!(wins_trial(&record(12, 9)));
+        assert!(!wins_trial(&record(12, 8)));
+        assert!(!wins_trial(&record(3, 3)));
+        assert!(wins_trial(&record(4, 4)));
+        assert!(!wins_trial(&record(4, 3)));
     }
 
     #[test]
