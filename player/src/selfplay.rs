@@ -292,8 +292,8 @@ fn wins_trial(record: &Record) -> bool {
 /// random playouts, then fast self-play in which one side cuts its
 /// playouts short with it and the others do not. The evaluation if its
 /// side won the trial ([`wins_trial`]); `None` otherwise, and in a game
-/// with fewer than two choosing roles (nothing to play against). Says what it found on the
-/// standard error.
+/// with fewer than two choosing roles (nothing to play against). Says
+/// what it found on the standard error.
 pub fn heuristic_trial<R: Reasoner>(
     r: &mut R,
     budget: Duration,
@@ -319,7 +319,8 @@ pub fn heuristic_trial<R: Reasoner>(
 /// heuristic is ([`heuristic_trial`]): fast self-play in which one side
 /// selects with all-moves-as-first statistics and the others do not.
 /// Whether its side won the trial ([`wins_trial`]); `false` in a game
-/// with fewer than two choosing roles. Says what it found on the standard error.
+/// with fewer than two choosing roles. Says what it found on the
+/// standard error.
 pub fn grave_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
     let until = Instant::now() + budget;
     let choosing = r.roles().len() - usize::from(r.random_role().is_some());
