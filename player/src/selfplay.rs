@@ -300,8 +300,7 @@ pub fn heuristic_trial<R: Reasoner>(
     seed: u64,
 ) -> Option<Arc<Evaluation>> {
     let until = Instant::now() + budget;
-    let choosing = r.roles().len() - usize::from(r.random_role().is_some());
-    if choosing < 2 {
+    if !has_opponents(r) {
         return None;
     }
     let initial = r.initial_state();
@@ -323,8 +322,13 @@ pub fn heuristic_trial<R: Reasoner>(
 /// standard error.
 pub fn grave_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
     let until = Instant::now() + budget;
-    let choosing = r.roles().len() - usize::from(r.random_role().is_some());
-    choosing >= 2 && tried(r, "grave", &None, until, seed, "against UCB1 alone")
+    has_opponents(r) && tried(r, "grave", &None, until, seed, "against UCB1 alone")
+}
+
+/// Whether at least two roles other than `random` choose in `r`'s game:
+/// a trial needs a side to play against.
+fn has_opponents<R: Reasoner>(r: &R) -> bool {
+    r.roles().len() - usize::from(r.random_role().is_some()) >= 2
 }
 
 /// Whether `technique` wins its trial: self-play at [`TRIAL_MILLIS`] a

@@ -452,34 +452,6 @@ const EIGHT_CHOICES: &str = "(role p) (init (step 0)) (init (score 0))
     (<= terminal (true (step 8)))
     (<= (goal p ?g) (true (score ?s)) (value ?s ?g))";
 
-/// The mean value of the root's moves after `iterations` (seeded with
-/// `seed`) with `techniques`.
-fn root_mean(techniques: Techniques, iterations: usize, seed: u64) -> f64 {
-    let (_, tree) = searched_as(EIGHT_CHOICES, 100_000, seed, iterations, techniques);
-    let (visits, value) = tree
-        .root_moves(0)
-        .iter()
-        .fold((0, 0.0), |(n, v), (_, s)| (n + s.visits, v + s.value));
-    value / visits as f64
-}
-
-#[test]
-fn mast_playouts_learn_a_move_good_in_every_state() {
-    // Uniform playouts from a new leaf average half the remaining
-    // choices; MAST's draw `good` more often once its average leads:
-    // Early, while playouts rather than the tree make the values; over
-    // ten seeds (about 0.67 against 0.57 here).
-    let mean = |mast| {
-        let techniques = Techniques { mast, ..PLAIN };
-        (0..10)
-            .map(|seed| root_mean(techniques, 50, seed))
-            .sum::<f64>()
-            / 10.0
-    };
-    let (with, without) = (mean(true), mean(false));
-    assert!(with > without + 0.05, "with MAST {with}, without {without}");
-}
-
 /// Plain UCT: no technique.
 const PLAIN: Techniques = Techniques {
     solver: false,
@@ -489,18 +461,37 @@ const PLAIN: Techniques = Techniques {
     heuristic: false,
 };
 
+/// The mean value of the root's moves in [`EIGHT_CHOICES`] after
+/// `iterations` with `techniques`, averaged over the seeds 0 to 9.
+fn root_mean_over_ten_seeds(techniques: Techniques, iterations: usize) -> f64 {
+    let root_mean = |seed| {
+        let (_, tree) = searched_as(EIGHT_CHOICES, 100_000, seed, iterations, techniques);
+        let (visits, value) = tree
+            .root_moves(0)
+            .iter()
+            .fold((0, 0.0), |(n, v), (_, s)| (n + s.visits, v + s.value));
+        value / visits as f64
+    };
+    (0..10).map(root_mean).sum::<f64>() / 10.0
+}
+
+#[test]
+fn mast_playouts_learn_a_move_good_in_every_state() {
+    // Uniform playouts from a new leaf average half the remaining
+    // choices; MAST's draw `good` more often once its average leads:
+    // Early, while playouts rather than the tree make the values; over
+    // ten seeds (about 0.67 against 0.57 here).
+    let mean = |mast| root_mean_over_ten_seeds(Techniques { mast, ..PLAIN }, 50);
+    let (with, without) = (mean(true), mean(false));
+    assert!(with > without + 0.05, "with MAST {with}, without {without}");
+}
+
 #[test]
 fn grave_ranks_new_moves_by_what_they_scored_higher_up() {
     // Below the root's first visits, plain UCT tries `bad` as often as
     // `good` at every new node; with GRAVE, a node's untried moves are
     // ranked by the root's all-moves-as-first values, where `good` leads.
-    let mean = |grave| {
-        let techniques = Techniques { grave, ..PLAIN };
-        (0..10)
-            .map(|seed| root_mean(techniques, 300, seed))
-            .sum::<f64>()
-            / 10.0
-    };
+    let mean = |grave| root_mean_over_ten_seeds(Techniques { grave, ..PLAIN }, 300);
     let (with, without) = (mean(true), mean(false));
     assert!(
         with > without + 0.05,
