@@ -45,15 +45,18 @@ impl<R: Reasoner> Tree<R> {
     /// it.
     pub fn advance(&mut self, r: &mut R, joint: &[R::Move]) {
         let root = &self.nodes[self.root];
-        let indices: Option<Box<[u32]>> = root
-            .moves
-            .iter()
+        let indices: Option<Vec<u32>> = (0..root.roles())
             .zip(joint)
-            .map(|(moves, m)| moves.iter().position(|x| x == m).map(|i| i as u32))
+            .map(|(role, m)| {
+                root.moves(role)
+                    .iter()
+                    .position(|x| x == m)
+                    .map(|i| i as u32)
+            })
             .collect();
         let child = indices
             .filter(|i| i.len() == joint.len())
-            .and_then(|i| root.children.get(&i).copied());
+            .and_then(|i| root.child(root.joint(i.into_iter())));
         let child = match child {
             Some(child) => Some(child),
             None => {
@@ -93,7 +96,7 @@ impl<R: Reasoner> Tree<R> {
         let mut k = 0;
         while k < order.len() {
             if let Some(node) = &old[order[k]] {
-                for &child in node.children.values() {
+                for child in node.children() {
                     if let Entry::Vacant(entry) = index.entry(child) {
                         entry.insert(order.len());
                         order.push(child);
@@ -104,16 +107,8 @@ impl<R: Reasoner> Tree<R> {
         }
         for &at in &order {
             let mut node = old[at].take().expect("each node is listed once");
-            for child in node.children.values_mut() {
-                *child = index[child];
-            }
-            node.parents.retain_mut(|parent| match index.get(parent) {
-                Some(&kept) => {
-                    *parent = kept;
-                    true
-                }
-                None => false,
-            });
+            node.renumber_children(|child| index[&child]);
+            node.renumber_parents(|parent| index.get(&parent).copied());
             self.nodes.push(node);
         }
         self.graveyard.push(old);

@@ -13,9 +13,9 @@
 //! by its all-moves-as-first value rather than first by default; one
 //! without any is tried first.
 
-use super::{MoveStats, Tree};
+use super::node::MoveStats;
+use super::Tree;
 use gdl_runtime::Reasoner;
-use rustc_hash::FxHashMap;
 
 /// Visits from which a node keeps all-moves-as-first statistics and is
 /// the reference of the nodes below it (Cazenave's `ref`).
@@ -25,9 +25,6 @@ const BIAS: f64 = 1e-3;
 /// The exploration constant with GRAVE: the all-moves-as-first values
 /// explore already, so less than plain UCB1's.
 const EXPLORATION: f64 = 0.2;
-
-/// All-moves-as-first statistics of one node, by role and move.
-pub(super) type Amaf<M> = FxHashMap<(u32, M), MoveStats>;
 
 /// The selection score of a move whose own statistics are `own` and whose
 /// reference's all-moves-as-first statistics are `amaf`, at a node
@@ -67,12 +64,11 @@ impl<R: Reasoner> Tree<R> {
     pub(super) fn credit_amaf(&mut self, values: &[f64]) {
         self.below.clear();
         self.below.extend(self.played.drain(..));
-        for (at, joint) in self.path.iter().rev() {
-            let node = &mut self.nodes[*at];
-            for (role, &i) in joint.iter().enumerate() {
-                if node.moves[role].len() > 1 {
-                    self.below
-                        .insert((role as u32, node.moves[role][i as usize]));
+        for &(at, joint) in self.path.iter().rev() {
+            let node = &mut self.nodes[at];
+            for (role, i) in node.indices(joint).enumerate() {
+                if node.moves(role).len() > 1 {
+                    self.below.insert((role as u32, node.moves(role)[i]));
                 }
             }
             if node.amaf.is_none() && node.visits >= REFERENCE {

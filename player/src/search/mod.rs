@@ -36,6 +36,8 @@ use std::sync::Arc;
 pub(crate) use draw::below;
 use draw::values;
 pub use heuristic::Evaluation;
+pub use node::MoveStats;
+use node::{Joint, Node};
 
 /// The exploration constant of UCB1, for values in `[0, 1]`.
 const EXPLORATION: f64 = 0.7;
@@ -94,44 +96,6 @@ impl Techniques {
     }
 }
 
-/// Visits and summed value of one move of one role in one node.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MoveStats {
-    /// How often the move was chosen.
-    pub visits: u64,
-    /// The sum of the role's values (goal / 100) over those visits.
-    pub value: f64,
-}
-
-struct Node<R: Reasoner> {
-    state: R::State,
-    /// The goals / 100 of each role when terminal; `None` otherwise.
-    goals: Option<Vec<f64>>,
-    /// The values / 100 of each role under best play, once proven (see
-    /// the module's documentation); the goals of a terminal node.
-    proven: Option<Vec<f64>>,
-    /// How many of its children are proven: none spares looking.
-    proven_children: usize,
-    /// Per role, its legal moves.
-    moves: Vec<Vec<R::Move>>,
-    /// Per role, per legal move, its statistics.
-    stats: Vec<Vec<MoveStats>>,
-    visits: u64,
-    /// The children, by the index of each role's move; with
-    /// transpositions, several nodes may share a child.
-    children: FxHashMap<Box<[u32]>, usize>,
-    /// The nodes with a joint move to this one, once per such move.
-    parents: Vec<usize>,
-    /// The state's hash ([`Reasoner::state_hash`]); 0 in a node added
-    /// without transpositions.
-    hash: u64,
-    /// The last iteration whose path passed the node: a cycle ends there.
-    on_path: u64,
-    /// With GRAVE, once visited often enough, its all-moves-as-first
-    /// statistics ([`grave`]).
-    amaf: Option<Box<grave::Amaf<R::Move>>>,
-}
-
 /// A UCT search tree over the states of one game.
 pub struct Tree<R: Reasoner> {
     nodes: Vec<Node<R>>,
@@ -141,7 +105,7 @@ pub struct Tree<R: Reasoner> {
     random: Option<usize>,
     rng: Xoshiro256PlusPlus,
     iterations: u64,
-    path: Vec<(usize, Box<[u32]>)>,
+    path: Vec<(usize, Joint)>,
     scratch: Vec<R::Move>,
     techniques: Techniques,
     mast: mast::Mast<R::Move>,
@@ -165,7 +129,7 @@ impl<R: Reasoner> Tree<R> {
         let mut tree = Tree {
             nodes: Vec::new(),
             root: 0,
-            max_nodes: max_nodes.max(1),
+            max_nodes: max_nodes.clamp(1, node::MOST_NODES),
             random: r.random_role(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             iterations: 0,
@@ -190,36 +154,24 @@ impl<R: Reasoner> Tree<R> {
     /// goals when terminal.
     fn node(&mut self, r: &mut R, state: R::State, hash: u64) -> Node<R> {
         let roles = r.roles().len();
-        let mut moves = Vec::with_capacity(roles);
-        let mut goals = None;
+        let mut moves = Vec::new();
+        let mut ends = Vec::with_capacity(roles);
         if !r.is_terminal(&state) {
             for role in 0..roles {
                 r.legal_moves(&state, role, &mut self.scratch);
-                moves.push(self.scratch.clone());
+                if self.scratch.is_empty() {
+                    break;
+                }
+                moves.extend_from_slice(&self.scratch);
+                ends.push(moves.len() as u32);
             }
         }
         // A role without a legal move ends the game as a terminal state does.
-        if moves.len() < roles || moves.iter().any(Vec::is_empty) {
-            moves.clear();
-            goals = Some(values(r, &state));
+        if ends.len() < roles {
+            let goals = values(r, &state);
+            return Node::new(state, hash, Vec::new(), Vec::new(), Some(goals));
         }
-        Node {
-            parents: Vec::new(),
-            hash,
-            on_path: 0,
-            proven: goals.clone(),
-            proven_children: 0,
-            stats: moves
-                .iter()
-                .map(|m| vec![MoveStats::default(); m.len()])
-                .collect(),
-            state,
-            goals,
-            moves,
-            visits: 0,
-            children: FxHashMap::default(),
-            amaf: None,
-        }
+        Node::new(state, hash, moves, ends, None)
     }
 
     /// The tree searching with `techniques` only.
@@ -274,14 +226,11 @@ impl<R: Reasoner> Tree<R> {
     /// The legal moves of `role` at the root with their statistics.
     pub fn root_moves(&self, role: usize) -> Vec<(R::Move, MoveStats)> {
         let root = &self.nodes[self.root];
-        match root.moves.get(role) {
-            Some(moves) => moves
-                .iter()
-                .copied()
-                .zip(root.stats[role].iter().copied())
-                .collect(),
-            None => Vec::new(),
+        if role >= root.roles() {
+            return Vec::new();
         }
+        let stats = root.stats(role).iter().copied();
+        root.moves(role).iter().copied().zip(stats).collect()
     }
 
     /// Iterations (selection, expansion, playout, backup) run since the
@@ -322,11 +271,11 @@ impl<R: Reasoner> Tree<R> {
                 break proven.clone();
             }
             let joint = self.select(at);
-            self.path.push((at, joint.clone()));
-            let child = match self.nodes[at].children.get(&joint) {
-                Some(&child) => child,
+            self.path.push((at, joint));
+            let child = match self.nodes[at].child(joint) {
+                Some(child) => child,
                 None => {
-                    let next = self.next_state(r, at, &joint);
+                    let next = self.next_state(r, at, joint);
                     match self.expand(r, at, joint, next) {
                         Ok(child) => child,
                         Err(next) => break self.playout(r, next),
@@ -352,17 +301,16 @@ impl<R: Reasoner> Tree<R> {
         }
     }
 
-    /// The state the joint move `joint` (indices of each role's move)
-    /// reaches from `at`.
-    fn next_state(&self, r: &mut R, at: usize, joint: &[u32]) -> R::State {
+    /// The state the joint move `joint` reaches from `at`.
+    fn next_state(&mut self, r: &mut R, at: usize, joint: Joint) -> R::State {
         let node = &self.nodes[at];
-        let moves: Vec<R::Move> = node
-            .moves
-            .iter()
-            .zip(joint)
-            .map(|(m, &i)| m[i as usize])
-            .collect();
-        r.next_state(&node.state, &moves)
+        self.scratch.clear();
+        let moves = node
+            .indices(joint)
+            .enumerate()
+            .map(|(role, i)| node.moves(role)[i]);
+        self.scratch.extend(moves);
+        r.next_state(&node.state, &self.scratch)
     }
 
     /// Links `at`'s joint move `joint` to the node of `next`: the tree's
@@ -373,7 +321,7 @@ impl<R: Reasoner> Tree<R> {
         &mut self,
         r: &mut R,
         at: usize,
-        joint: Box<[u32]>,
+        joint: Joint,
         next: R::State,
     ) -> Result<usize, R::State> {
         // Only transpositions look states up: the hash is not paid for
@@ -400,10 +348,10 @@ impl<R: Reasoner> Tree<R> {
     }
 
     /// Makes `child` the node `at`'s joint move `joint` leads to.
-    fn link(&mut self, at: usize, joint: Box<[u32]>, child: usize) {
+    fn link(&mut self, at: usize, joint: Joint, child: usize) {
         self.nodes[at].proven_children += usize::from(self.nodes[child].proven.is_some());
-        self.nodes[at].children.insert(joint, child);
-        self.nodes[child].parents.push(at);
+        self.nodes[at].set_child(joint, child);
+        self.nodes[child].add_parent(at);
     }
 }
 
@@ -412,6 +360,7 @@ mod graph;
 mod grave;
 mod heuristic;
 mod mast;
+mod node;
 mod playout;
 mod select;
 mod solver;

@@ -15,11 +15,11 @@ const CUT_OFF: usize = 4;
 impl<R: Reasoner> Tree<R> {
     /// Credits the moves of the last path and playout (MAST) with `values`.
     pub(super) fn credit_path(&mut self, values: &[f64]) {
-        for (at, joint) in &self.path {
-            let node = &self.nodes[*at];
-            for (role, &i) in joint.iter().enumerate() {
-                if node.moves[role].len() > 1 {
-                    self.mast.played(role, node.moves[role][i as usize]);
+        for &(at, joint) in &self.path {
+            let node = &self.nodes[at];
+            for (role, i) in node.indices(joint).enumerate() {
+                if node.moves(role).len() > 1 {
+                    self.mast.played(role, node.moves(role)[i]);
                 }
             }
         }

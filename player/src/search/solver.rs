@@ -3,6 +3,7 @@
 //! backup that lets the chooser's best proven child stand for the node
 //! (see the parent module's documentation).
 
+use super::node::Joint;
 use super::Tree;
 use gdl_runtime::Reasoner;
 
@@ -15,20 +16,14 @@ impl<R: Reasoner> Tree<R> {
     /// unproven ones).
     pub(super) fn back_up(&mut self, mut values: Vec<f64>) {
         let path = std::mem::take(&mut self.path);
-        for (at, joint) in path.iter().rev() {
-            let node = &mut self.nodes[*at];
-            node.visits += 1;
-            for (role, &i) in joint.iter().enumerate() {
-                let s = &mut node.stats[role][i as usize];
-                s.visits += 1;
-                s.value += values[role];
-            }
-            let proving = self.techniques.solver && self.nodes[*at].proven_children > 0;
-            let chooser = proving.then(|| self.chooser(*at)).flatten();
-            if let Some((chooser, best)) =
-                chooser.and_then(|c| Some((c, self.best_proven(*at, c)?)))
+        for &(at, joint) in path.iter().rev() {
+            let node = &mut self.nodes[at];
+            node.credit(joint, &values);
+            let proving = self.techniques.solver && self.nodes[at].proven_children > 0;
+            let chooser = proving.then(|| self.chooser(at)).flatten();
+            if let Some((chooser, best)) = chooser.and_then(|c| Some((c, self.best_proven(at, c)?)))
             {
-                let proven = self.nodes[*at].children[&best];
+                let proven = self.nodes[at].child(best).expect("a proven child");
                 let proven = self.nodes[proven].proven.as_ref().expect("a proven child");
                 if proven[chooser] > values[chooser] {
                     values.clone_from(proven);
@@ -52,8 +47,8 @@ impl<R: Reasoner> Tree<R> {
             }
             // Every parent, not only the path's: with transpositions a
             // node has several.
-            for p in 0..self.nodes[at].parents.len() {
-                let parent = self.nodes[at].parents[p];
+            let parents: Vec<usize> = self.nodes[at].parents().collect();
+            for parent in parents {
                 self.nodes[parent].proven_children += 1;
             }
         }
@@ -63,30 +58,23 @@ impl<R: Reasoner> Tree<R> {
     /// not `random` when none has), unless that is `random` or several
     /// roles choose: the nodes whose values can be proven.
     pub(super) fn chooser(&self, at: usize) -> Option<usize> {
-        let moves = &self.nodes[at].moves;
-        let mut choosing = (0..moves.len()).filter(|&role| moves[role].len() > 1);
+        let node = &self.nodes[at];
+        let roles = node.roles();
+        let mut choosing = (0..roles).filter(|&role| node.moves(role).len() > 1);
         let chooser = match (choosing.next(), choosing.next()) {
             (Some(role), None) => role,
-            (None, _) => (0..moves.len()).find(|&role| Some(role) != self.random)?,
+            (None, _) => (0..roles).find(|&role| Some(role) != self.random)?,
             (Some(_), Some(_)) => return None,
         };
         (Some(chooser) != self.random).then_some(chooser)
     }
 
     /// The values proven for the child of `at` where the chooser plays
-    /// its move `i` (the other roles their only one); `joint` is a buffer
-    /// of one zero per role, left as it was.
-    pub(super) fn proven_child(
-        &self,
-        at: usize,
-        joint: &mut [u32],
-        chooser: usize,
-        i: usize,
-    ) -> Option<&[f64]> {
-        joint[chooser] = i as u32;
-        let child = self.nodes[at].children.get(&*joint).copied();
-        joint[chooser] = 0;
-        self.nodes[child?].proven.as_deref()
+    /// its move `i` (the other roles their only one).
+    pub(super) fn proven_child(&self, at: usize, chooser: usize, i: usize) -> Option<&[f64]> {
+        let node = &self.nodes[at];
+        let child = node.child(node.joint_of(chooser, i))?;
+        self.nodes[child].proven.as_deref()
     }
 
     /// The values `at` is proven with, if its children prove it: those of
@@ -97,11 +85,10 @@ impl<R: Reasoner> Tree<R> {
             return None;
         }
         let chooser = self.chooser(at)?;
-        let mut joint = vec![0; self.nodes[at].moves.len()];
         let mut best: Option<&[f64]> = None;
         let mut every = true;
-        for i in 0..self.nodes[at].moves[chooser].len() {
-            let Some(values) = self.proven_child(at, &mut joint, chooser, i) else {
+        for i in 0..self.nodes[at].moves(chooser).len() {
+            let Some(values) = self.proven_child(at, chooser, i) else {
                 every = false;
                 continue;
             };
@@ -116,22 +103,18 @@ impl<R: Reasoner> Tree<R> {
     }
 
     /// The joint move of the chooser's best proven child at `at`, if any.
-    pub(super) fn best_proven(&self, at: usize, chooser: usize) -> Option<Box<[u32]>> {
+    pub(super) fn best_proven(&self, at: usize, chooser: usize) -> Option<Joint> {
         if self.nodes[at].proven_children == 0 {
             return None;
         }
-        let n = self.nodes[at].moves[chooser].len();
-        let mut joint = vec![0; self.nodes[at].moves.len()];
+        let n = self.nodes[at].moves(chooser).len();
         let mut best: Option<(f64, usize)> = None;
         for i in 0..n {
-            let value = self
-                .proven_child(at, &mut joint, chooser, i)
-                .map(|v| v[chooser]);
+            let value = self.proven_child(at, chooser, i).map(|v| v[chooser]);
             if let Some(value) = value.filter(|&v| best.is_none_or(|(b, _)| v > b)) {
                 best = Some((value, i));
             }
         }
-        joint[chooser] = best?.1 as u32;
-        Some(joint.into_boxed_slice())
+        Some(self.nodes[at].joint_of(chooser, best?.1))
     }
 }

@@ -423,7 +423,7 @@ fn a_game_whose_states_repeat_is_searched_as_a_graph() {
 fn duplicates_and_parents<R: Reasoner>(tree: &Tree<R>) -> (bool, usize) {
     let states: std::collections::HashSet<&R::State> =
         tree.nodes.iter().map(|n| &n.state).collect();
-    let parents = tree.nodes.iter().map(|n| n.parents.len()).max();
+    let parents = tree.nodes.iter().map(|n| n.parents().count()).max();
     (states.len() < tree.len(), parents.unwrap_or(0))
 }
 
