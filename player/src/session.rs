@@ -227,6 +227,9 @@ impl<R: Reasoner + 'static> Session<R> {
         if self.r.is_terminal(&self.state) {
             return Err("the game is over: the current state is terminal".into());
         }
+        if let Some(only) = self.forced_move() {
+            return Ok(self.spelling.spell(&only));
+        }
         while Instant::now() < deadline {
             if self.stop.load(Ordering::Relaxed) {
                 return Err("the match was aborted".into());
@@ -331,6 +334,23 @@ impl<R: Reasoner + 'static> Session<R> {
             engines.advance(texts);
         }
         Ok(())
+    }
+
+    /// The player's move when it has only one (a turn-taking game's
+    /// `noop`), answered at once: nothing to search, and no answer that a
+    /// loaded machine can make late. The search goes on meanwhile.
+    fn forced_move(&mut self) -> Option<String> {
+        let mut legal = Vec::new();
+        self.r.legal_moves(&self.state, self.role, &mut legal);
+        let [only] = legal[..] else {
+            return None;
+        };
+        let text = self.r.move_text(self.role, only);
+        eprintln!(
+            "gdlc-player: step {}: {text} (the only legal move, answered at once)",
+            self.ply + 1
+        );
+        Some(text)
     }
 
     /// The most visited legal move of the merged search, else a random one.

@@ -163,6 +163,13 @@ fn an_answer_written_late_makes_the_next_deadline_earlier() {
     assert_eq!(second.status, 200, "{}", second.body);
     let deadline = second.deadline.expect("a move has a deadline");
     assert_eq!(deadline - received, Duration::from_millis(550));
+    // Its only legal move (o is to play), answered at once.
+    assert_eq!(second.body, "noop");
+    assert!(
+        received.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        received.elapsed()
+    );
     // Other answers carry no deadline.
     assert_eq!(player.handle("( INFO )", Instant::now()).deadline, None);
 }
