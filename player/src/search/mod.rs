@@ -21,7 +21,9 @@
 //! best child every time, so that move gets the visits.
 //!
 //! With GRAVE ([`grave`]), the selection also weighs what each move
-//! scored wherever it was played below a well-visited ancestor.
+//! scored wherever it was played below a well-visited ancestor. With
+//! two-ply proofs ([`minimax`]), a node past a visit threshold is
+//! searched for a win or a loss two moves away.
 //!
 //! Playouts draw moves uniformly; where the tree is given an evaluation
 //! found in the rules ([`heuristic`]), they stop a few joint moves in and
@@ -58,6 +60,9 @@ pub struct Techniques {
     pub transpositions: bool,
     /// All-moves-as-first statistics in the selection ([`grave`]).
     pub grave: bool,
+    /// With the solver, two-ply proofs at nodes past a visit threshold
+    /// ([`minimax`]).
+    pub minimax: bool,
     /// Playouts cut short by the tree's evaluation ([`heuristic`]), when
     /// it is given one ([`Tree::set_evaluation`]: the player does where
     /// the evaluation won its trial, `crate::selfplay::heuristic_trial`).
@@ -71,6 +76,7 @@ impl Default for Techniques {
             mast: false,
             transpositions: false,
             grave: false,
+            minimax: false,
             heuristic: true,
         }
     }
@@ -78,7 +84,14 @@ impl Default for Techniques {
 
 impl Techniques {
     /// The names [`Techniques::with`] takes.
-    pub const NAMES: [&'static str; 5] = ["solver", "mast", "transpositions", "grave", "heuristic"];
+    pub const NAMES: [&'static str; 6] = [
+        "solver",
+        "mast",
+        "transpositions",
+        "grave",
+        "minimax",
+        "heuristic",
+    ];
 
     /// These techniques with the one named `name` turned on (`on`) or off;
     /// `None` for an unknown name.
@@ -89,6 +102,7 @@ impl Techniques {
             "mast" => &mut t.mast,
             "transpositions" => &mut t.transpositions,
             "grave" => &mut t.grave,
+            "minimax" => &mut t.minimax,
             "heuristic" => &mut t.heuristic,
             _ => return None,
         } = on;
@@ -263,6 +277,9 @@ impl<R: Reasoner> Tree<R> {
         let mut at = self.root;
         let values = loop {
             self.nodes[at].on_path = self.iterations;
+            if self.techniques.minimax && self.techniques.solver {
+                self.prove_ahead(r, at);
+            }
             let node = &self.nodes[at];
             if let Some(goals) = &node.goals {
                 break goals.clone();
@@ -324,13 +341,7 @@ impl<R: Reasoner> Tree<R> {
         joint: Joint,
         next: R::State,
     ) -> Result<usize, R::State> {
-        // Only transpositions look states up: the hash is not paid for
-        // without them.
-        let hash = if self.techniques.transpositions {
-            r.state_hash(&next)
-        } else {
-            0
-        };
+        let hash = self.hash(r, &next);
         if let Some(child) = self.transposition(hash, &next) {
             self.link(at, joint, child);
             return Ok(child);
@@ -338,13 +349,29 @@ impl<R: Reasoner> Tree<R> {
         if self.nodes.len() >= self.max_nodes {
             return Err(next);
         }
-        let node = self.node(r, next.clone(), hash);
-        self.nodes.push(node);
-        let child = self.nodes.len() - 1;
-        self.remember(hash, child);
+        let child = self.add(r, next.clone(), hash);
         self.link(at, joint, child);
         self.nodes[child].visits += 1;
         Err(next)
+    }
+
+    /// The hash of `state` with transpositions, which look states up by
+    /// it; 0 without them, which do not pay for it.
+    fn hash(&self, r: &R, state: &R::State) -> u64 {
+        if self.techniques.transpositions {
+            r.state_hash(state)
+        } else {
+            0
+        }
+    }
+
+    /// Adds the node of `state`, whose hash is `hash`, unlinked; its index.
+    fn add(&mut self, r: &mut R, state: R::State, hash: u64) -> usize {
+        let node = self.node(r, state, hash);
+        self.nodes.push(node);
+        let at = self.nodes.len() - 1;
+        self.remember(hash, at);
+        at
     }
 
     /// Makes `child` the node `at`'s joint move `joint` leads to.
@@ -360,6 +387,7 @@ mod graph;
 mod grave;
 mod heuristic;
 mod mast;
+mod minimax;
 mod node;
 mod playout;
 mod select;

@@ -42,15 +42,19 @@ impl<R: Reasoner> Tree<R> {
                 continue;
             }
             match self.proof(at) {
-                Some(values) => self.nodes[at].proven = Some(values),
+                Some(values) => self.prove(at, values),
                 None => return,
             }
-            // Every parent, not only the path's: with transpositions a
-            // node has several.
-            let parents: Vec<usize> = self.nodes[at].parents().collect();
-            for parent in parents {
-                self.nodes[parent].proven_children += 1;
-            }
+        }
+    }
+
+    /// Proves `at` with `values` and counts it in every parent, not only
+    /// the path's: with transpositions a node has several.
+    pub(super) fn prove(&mut self, at: usize, values: Vec<f64>) {
+        self.nodes[at].proven = Some(values);
+        let parents: Vec<usize> = self.nodes[at].parents().collect();
+        for parent in parents {
+            self.nodes[parent].proven_children += 1;
         }
     }
 
@@ -80,7 +84,7 @@ impl<R: Reasoner> Tree<R> {
     /// The values `at` is proven with, if its children prove it: those of
     /// a child that gives the chooser 100, else, when every child is
     /// proven, those of the best child for the chooser.
-    fn proof(&self, at: usize) -> Option<Vec<f64>> {
+    pub(super) fn proof(&self, at: usize) -> Option<Vec<f64>> {
         if self.nodes[at].proven_children == 0 {
             return None;
         }
