@@ -8,7 +8,7 @@
 //! game's compiled reasoner (its search worker's `self-play` command,
 //! [`crate::remote::worker_main`]).
 
-use crate::search::{Evaluation, Techniques, Tree};
+use crate::search::{factored, Evaluation, Factoring, Search, Techniques};
 use gdl_runtime::Reasoner;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,6 +17,14 @@ use std::time::{Duration, Instant};
 const MAX_NODES: usize = 1_000_000;
 /// How long the heuristic's evaluation learns before the matches.
 const LEARNING: Duration = Duration::from_secs(2);
+
+/// What the analysis of the game found, given to every search.
+struct Given<'a, M> {
+    /// The heuristic's evaluation, with the heuristic measured.
+    evaluation: &'a Option<Arc<Evaluation>>,
+    /// The game's factors, where it falls into some ([`factored::find`]).
+    factoring: &'a Option<Arc<Factoring<M>>>,
+}
 
 /// The measured side's results over some matches.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -141,10 +149,20 @@ impl SelfPlay {
     ) -> Record {
         let roles = r.roles().len();
         let mut record = Record::default();
+        let initial = r.initial_state();
+        let factoring = Techniques::default()
+            .with(&self.technique, true)
+            .is_some_and(|t| t.factoring)
+            .then(|| factored::find(r, &initial, self.seed).map(Arc::new))
+            .flatten();
+        let given = Given {
+            evaluation,
+            factoring: &factoring,
+        };
         for k in 0..self.matches {
             let measured = (k % roles as u64) as usize;
             let seed = self.seed.wrapping_add(k);
-            let Some(goals) = self.play(r, measured, seed, evaluation, until, &mut record) else {
+            let Some(goals) = self.play(r, measured, seed, &given, until, &mut record) else {
                 break;
             };
             let own = goals[measured];
@@ -189,15 +207,15 @@ impl SelfPlay {
         Some(Arc::new(evaluation))
     }
 
-    /// Plays one match, `measured` with the technique; the goals, or
-    /// `None` if `until` came first. Adds the iterations searched to
-    /// `record`.
+    /// Plays one match, `measured` with the technique, the searches
+    /// `given` what the game's analysis found; the goals, or `None` if
+    /// `until` came first. Adds the iterations searched to `record`.
     fn play<R: Reasoner>(
         &self,
         r: &mut R,
         measured: usize,
         seed: u64,
-        evaluation: &Option<Arc<Evaluation>>,
+        given: &Given<R::Move>,
         until: Option<Instant>,
         record: &mut Record,
     ) -> Option<Vec<u32>> {
@@ -222,10 +240,11 @@ impl SelfPlay {
                 } else {
                     without
                 };
-                let tree = Tree::new(r, state.clone(), MAX_NODES, seed ^ role as u64);
-                let mut tree = tree
-                    .with_techniques(techniques)
-                    .with_evaluation(evaluation.clone());
+                let seed = seed ^ role as u64;
+                let factoring = given.factoring.as_ref();
+                let mut tree =
+                    Search::new(r, state.clone(), MAX_NODES, seed, techniques, factoring);
+                tree.set_evaluation(given.evaluation.clone());
                 self.search(r, &mut tree);
                 let searched = &mut record.searched[usize::from(role != measured)];
                 searched.0 += tree.iterations();
@@ -249,7 +268,7 @@ impl SelfPlay {
     }
 
     /// Searches one move: `millis` milliseconds if set, else `iterations`.
-    fn search<R: Reasoner>(&self, r: &mut R, tree: &mut Tree<R>) {
+    fn search<R: Reasoner>(&self, r: &mut R, tree: &mut Search<R>) {
         if self.millis == 0 {
             for _ in 0..self.iterations {
                 tree.iterate(r);
@@ -287,6 +306,15 @@ fn wins_trial(record: &Record) -> bool {
     record.matches >= TRIAL_DECIDES && record.mean() >= bar
 }
 
+/// Whether a trial of a technique kept unless it loses keeps it: fewer
+/// than [`TRIAL_DECIDES`] matches, or a mean goal less than
+/// [`TRIAL_CONFIDENCE`] standard deviations below 50 (over 12 matches,
+/// above 31.5; over 6, above 23.9).
+fn survives_trial(record: &Record) -> bool {
+    let bar = 50.0 - TRIAL_CONFIDENCE * 50.0 / (record.matches.max(1) as f64).sqrt();
+    record.matches < TRIAL_DECIDES || record.mean() > bar
+}
+
 /// The heuristic tried at the start of a match on `r`, within `budget`,
 /// as Sancho and CadiaPlayer try theirs: an evaluation learned from
 /// random playouts, then fast self-play in which one side cuts its
@@ -310,7 +338,7 @@ pub fn heuristic_trial<R: Reasoner>(
         "against plain playouts (fit {:.3})",
         evaluation.as_ref().map_or(0.0, |e| e.fit)
     );
-    let kept = tried(r, "heuristic", &evaluation, until, seed, &fit);
+    let kept = tried(r, "heuristic", &evaluation, until, seed, &fit, wins_trial);
     evaluation.filter(|_| kept)
 }
 
@@ -322,7 +350,24 @@ pub fn heuristic_trial<R: Reasoner>(
 /// standard error.
 pub fn grave_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
     let until = Instant::now() + budget;
-    has_opponents(r) && tried(r, "grave", &None, until, seed, "against UCB1 alone")
+    let against = "against UCB1 alone";
+    has_opponents(r) && tried(r, "grave", &None, until, seed, against, wins_trial)
+}
+
+/// A tree per factor tried at the start of a match on `r`, in a game
+/// that falls into factors ([`crate::search::factored`]), within
+/// `budget`: fast self-play in which one side searches a tree per factor
+/// and the others the joint tree. Unlike the others, kept unless its side
+/// loses the trial ([`survives_trial`]): at the trial's few milliseconds
+/// a move the factors' trees, each iteration replaying the game from the
+/// root, search three times fewer iterations and take about half the
+/// points in connectFourSimultaneous, where at 200 ms a move they take 80
+/// (docs/PLAYER.md); in chinook they lose at every budget. Says what it
+/// found on the standard error.
+pub fn factoring_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
+    let until = Instant::now() + budget;
+    let against = "against the joint tree";
+    has_opponents(r) && tried(r, "factoring", &None, until, seed, against, survives_trial)
 }
 
 /// Whether at least two roles other than `random` choose in `r`'s game:
@@ -331,8 +376,8 @@ fn has_opponents<R: Reasoner>(r: &R) -> bool {
     r.roles().len() - usize::from(r.random_role().is_some()) >= 2
 }
 
-/// Whether `technique` wins its trial: self-play at [`TRIAL_MILLIS`] a
-/// move until `until`, kept where its side wins ([`wins_trial`]). Logs
+/// Whether `technique` passes its trial: self-play at [`TRIAL_MILLIS`] a
+/// move until `until`, kept where its side's record passes `rule`. Logs
 /// the outcome, the opponent named by `against`.
 fn tried<R: Reasoner>(
     r: &mut R,
@@ -341,6 +386,7 @@ fn tried<R: Reasoner>(
     until: Instant,
     seed: u64,
     against: &str,
+    rule: fn(&Record) -> bool,
 ) -> bool {
     let trial = SelfPlay {
         technique: technique.into(),
@@ -351,7 +397,7 @@ fn tried<R: Reasoner>(
         baseline: false,
     };
     let record = trial.measure(r, evaluation, Some(until), false);
-    let kept = wins_trial(&record);
+    let kept = rule(&record);
     eprintln!(
         "gdlc-player: {technique} {}: {:.0} points a match over {} trial matches {against}",
         if kept { "kept" } else { "left out" },
@@ -363,7 +409,7 @@ fn tried<R: Reasoner>(
 
 #[cfg(all(test, feature = "interpreter"))]
 mod tests {
-    use super::{grave_trial, heuristic_trial, wins_trial, Record, SelfPlay};
+    use super::{grave_trial, heuristic_trial, survives_trial, wins_trial, Record, SelfPlay};
     use crate::search::tests::{coin, interpreter};
     use std::time::{Duration, Instant};
 
@@ -414,13 +460,17 @@ mod tests {
         assert!(!grave_trial(&mut r, Duration::from_secs(60), 1));
     }
 
-    #[test]
-    fn a_trial_keeps_a_technique_only_where_its_side_is_surely_better() {
-        let record = |matches: u64, wins: u64| Record {
+    /// A trial's record of `wins` over `matches`, the others lost.
+    fn record(matches: u64, wins: u64) -> Record {
+        Record {
             matches,
             total: 100 * wins,
             ..Record::default()
-        };
+        }
+    }
+
+    #[test]
+    fn a_trial_keeps_a_technique_only_where_its_side_is_surely_better() {
         // Over 10 matches the bar is 70.2: 7 wins fall just short.
         assert!(!wins_trial(&record(10, 7)));
         assert!(wins_trial(&record(10, 8)));
@@ -430,6 +480,17 @@ mod tests {
         assert!(!wins_trial(&record(3, 3)));
         assert!(wins_trial(&record(4, 4)));
         assert!(!wins_trial(&record(4, 3)));
+    }
+
+    #[test]
+    fn a_trial_of_what_is_kept_unless_it_loses_leaves_it_out_only_where_it_surely_loses() {
+        // Over 12 matches the bar is 31.5: 4 wins (33.3) keep, 3 do not.
+        assert!(survives_trial(&record(12, 4)));
+        assert!(!survives_trial(&record(12, 3)));
+        // Half the points keep; 3 matches decide nothing.
+        assert!(survives_trial(&record(16, 8)));
+        assert!(survives_trial(&record(3, 0)));
+        assert!(!survives_trial(&record(4, 0)));
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! Root parallelism: one search thread per core, each with its own reasoner
-//! and its own [`Tree`], searching without pause for the whole match. A
+//! and its own [`Search`], searching without pause for the whole match. A
 //! thread publishes its root's statistics (by move text, so that reasoners
 //! built separately agree) in a snapshot at most every few milliseconds;
 //! the match reads and merges the snapshots at its deadline without
 //! waiting for any thread, so a slow playout can never make an answer late.
 
-use crate::search::{Evaluation, Tree};
-use crate::selfplay::{grave_trial, heuristic_trial};
+use crate::search::{factored, Evaluation, Factoring, Search, Techniques};
+use crate::selfplay::{factoring_trial, grave_trial, heuristic_trial};
 use crate::Factory;
 use gdl_runtime::Reasoner;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 /// How often a thread publishes its root statistics.
 const PUBLISH_EVERY: Duration = Duration::from_millis(5);
-/// How long the first thread tries the heuristic, and then GRAVE, when
+/// How long the first thread tries each technique (a tree per factor,
+/// where the game has factors; else the heuristic, and then GRAVE) when
 /// the match starts (the others search meanwhile).
 const TRIAL: Duration = Duration::from_secs(12);
 
@@ -28,6 +29,16 @@ struct Trials {
     evaluation: OnceLock<Option<Arc<Evaluation>>>,
     /// Whether GRAVE was kept.
     grave: OnceLock<bool>,
+    /// Whether a tree per factor was kept.
+    factoring: OnceLock<bool>,
+}
+
+/// Which of the trials' outcomes a thread's search has been given.
+#[derive(Default)]
+struct Adopted {
+    evaluation: bool,
+    grave: bool,
+    factoring: bool,
 }
 
 /// The root statistics one thread published.
@@ -52,9 +63,11 @@ pub struct Workers {
 impl Workers {
     /// Starts `threads` threads searching for role `role` from the initial
     /// state, each with a reasoner from `factory` and at most `max_nodes`;
-    /// with `trial`, the first tries the heuristic ([`heuristic_trial`])
-    /// and then GRAVE ([`grave_trial`]) before it searches, and every
-    /// thread's tree uses what was kept from then on.
+    /// with `trial`, the first tries a tree per factor where the game has
+    /// factors ([`factoring_trial`]), and where that is not kept the
+    /// heuristic ([`heuristic_trial`]) and then GRAVE ([`grave_trial`]),
+    /// before it searches; every thread's search uses what was kept from
+    /// then on.
     pub fn start<R: Reasoner + 'static>(
         factory: &Factory<R>,
         role: usize,
@@ -72,6 +85,7 @@ impl Workers {
         if !trial {
             let _ = trials.evaluation.set(None);
             let _ = trials.grave.set(false);
+            let _ = trials.factoring.set(false);
         }
         for k in 0..threads.max(1) {
             let (tx, rx) = channel();
@@ -158,12 +172,16 @@ struct Worker {
 impl Worker {
     fn run<R: Reasoner>(self, factory: &(dyn Fn() -> R + Send + Sync), seed: u64) {
         let mut r = factory();
-        if seed == 0 {
-            self.try_techniques(&mut r);
-        }
         let initial = r.initial_state();
-        let mut tree = Tree::new(&mut r, initial, self.max_nodes, seed);
-        let mut adopted = (false, false);
+        let factoring = (self.trials.factoring.get() != Some(&false))
+            .then(|| factored::find(&mut r, &initial, 0).map(Arc::new))
+            .flatten();
+        if seed == 0 {
+            self.try_techniques(&mut r, factoring.as_ref());
+        }
+        let techniques = Techniques::default();
+        let mut tree = Search::new(&mut r, initial, self.max_nodes, seed, techniques, None);
+        let mut adopted = Adopted::default();
         let mut ply = 0;
         let mut published = Instant::now();
         self.publish(&r, &tree, ply);
@@ -204,13 +222,26 @@ impl Worker {
             if published.elapsed() >= PUBLISH_EVERY {
                 self.publish(&r, &tree, ply);
                 published = Instant::now();
-                self.adopt_trials(&mut tree, &mut adopted);
+                self.adopt_trials(&mut r, &mut tree, &mut adopted, factoring.as_ref(), seed);
             }
         }
     }
 
-    /// The start-of-match trials, unless they are decided already.
-    fn try_techniques<R: Reasoner>(&self, r: &mut R) {
+    /// The start-of-match trials, unless they are decided already: a tree
+    /// per factor where the game has `factoring`; where that is not kept,
+    /// the heuristic and GRAVE, which a search by factors does not use.
+    fn try_techniques<R: Reasoner>(&self, r: &mut R, factoring: Option<&Arc<Factoring<R::Move>>>) {
+        if self.trials.factoring.get().is_none() {
+            let kept = factoring.is_some_and(|f| {
+                eprintln!("gdlc-player: the game falls into {} factors", f.count());
+                factoring_trial(r, TRIAL, 0)
+            });
+            let _ = self.trials.factoring.set(kept);
+        }
+        if self.trials.factoring.get() == Some(&true) {
+            let _ = self.trials.evaluation.set(None);
+            let _ = self.trials.grave.set(false);
+        }
         if self.trials.evaluation.get().is_none() {
             let _ = self.trials.evaluation.set(heuristic_trial(r, TRIAL, 0));
         }
@@ -220,23 +251,44 @@ impl Worker {
     }
 
     /// Gives `tree` what the trials kept, each once decided; `adopted`
-    /// says which of the heuristic and GRAVE it has been given.
-    fn adopt_trials<R: Reasoner>(&self, tree: &mut Tree<R>, adopted: &mut (bool, bool)) {
-        if !adopted.0 {
-            if let Some(kept) = self.trials.evaluation.get() {
-                tree.set_evaluation(kept.clone());
-                adopted.0 = true;
+    /// says which it has been given. A kept tree per factor replaces the
+    /// joint tree, from its root state on.
+    fn adopt_trials<R: Reasoner>(
+        &self,
+        r: &mut R,
+        tree: &mut Search<R>,
+        adopted: &mut Adopted,
+        factoring: Option<&Arc<Factoring<R::Move>>>,
+        seed: u64,
+    ) {
+        if !adopted.factoring {
+            if let Some(&kept) = self.trials.factoring.get() {
+                if kept {
+                    let state = tree.root_state().clone();
+                    let techniques = Techniques {
+                        factoring: true,
+                        ..Techniques::default()
+                    };
+                    *tree = Search::new(r, state, self.max_nodes, seed, techniques, factoring);
+                }
+                adopted.factoring = true;
             }
         }
-        if !adopted.1 {
+        if !adopted.evaluation {
+            if let Some(kept) = self.trials.evaluation.get() {
+                tree.set_evaluation(kept.clone());
+                adopted.evaluation = true;
+            }
+        }
+        if !adopted.grave {
             if let Some(&kept) = self.trials.grave.get() {
                 tree.set_grave(kept);
-                adopted.1 = true;
+                adopted.grave = true;
             }
         }
     }
 
-    fn publish<R: Reasoner>(&self, r: &R, tree: &Tree<R>, ply: usize) {
+    fn publish<R: Reasoner>(&self, r: &R, tree: &Search<R>, ply: usize) {
         let moves = tree
             .root_moves(self.role)
             .into_iter()

@@ -25,6 +25,10 @@
 //! two-ply proofs ([`minimax`]), a node past a visit threshold is
 //! searched for a win or a loss two moves away.
 //!
+//! In a game whose moves fall into factors that roles choose in at once
+//! (two boards, each role moving on one of them at every step), a tree
+//! per factor replaces the joint tree ([`factored`], [`Search`]).
+//!
 //! Playouts draw moves uniformly; where the tree is given an evaluation
 //! found in the rules ([`heuristic`]), they stop a few joint moves in and
 //! score its verdict (early playout termination).
@@ -37,15 +41,19 @@ use std::sync::Arc;
 
 pub(crate) use draw::below;
 use draw::values;
+pub use factored::Factoring;
 pub use heuristic::Evaluation;
 pub use node::MoveStats;
 use node::{Joint, Node};
+pub use strategy::Search;
 
 /// The exploration constant of UCB1, for values in `[0, 1]`.
 const EXPLORATION: f64 = 0.7;
 
-/// The techniques a tree searches with. By default the solver, and the
-/// heuristic wherever the tree is given an evaluation; MAST won
+/// The techniques a search uses. By default the solver with two-ply
+/// proofs, and the heuristic wherever the tree is given an evaluation
+/// (GRAVE and a tree per factor are tried at the start of a match,
+/// `crate::workers`); MAST won
 /// knightThrough but lost breakthrough, and transpositions lost connect
 /// four and did not change breakthrough, measured against the search
 /// without them (docs/PLAYER.md), so both are off unless asked for.
@@ -63,6 +71,10 @@ pub struct Techniques {
     /// With the solver, two-ply proofs at nodes past a visit threshold
     /// ([`minimax`]).
     pub minimax: bool,
+    /// In a game whose moves fall into factors that roles choose in at
+    /// once ([`factored`]), a tree per factor instead of the joint tree
+    /// ([`Search`]).
+    pub factoring: bool,
     /// Playouts cut short by the tree's evaluation ([`heuristic`]), when
     /// it is given one ([`Tree::set_evaluation`]: the player does where
     /// the evaluation won its trial, `crate::selfplay::heuristic_trial`).
@@ -76,7 +88,8 @@ impl Default for Techniques {
             mast: false,
             transpositions: false,
             grave: false,
-            minimax: false,
+            minimax: true,
+            factoring: false,
             heuristic: true,
         }
     }
@@ -84,12 +97,13 @@ impl Default for Techniques {
 
 impl Techniques {
     /// The names [`Techniques::with`] takes.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "solver",
         "mast",
         "transpositions",
         "grave",
         "minimax",
+        "factoring",
         "heuristic",
     ];
 
@@ -103,6 +117,7 @@ impl Techniques {
             "transpositions" => &mut t.transpositions,
             "grave" => &mut t.grave,
             "minimax" => &mut t.minimax,
+            "factoring" => &mut t.factoring,
             "heuristic" => &mut t.heuristic,
             _ => return None,
         } = on;
@@ -383,6 +398,7 @@ impl<R: Reasoner> Tree<R> {
 }
 
 mod draw;
+pub mod factored;
 mod graph;
 mod grave;
 mod heuristic;
@@ -392,6 +408,7 @@ mod node;
 mod playout;
 mod select;
 mod solver;
+mod strategy;
 
 #[cfg(all(test, feature = "interpreter"))]
 pub(crate) mod tests;

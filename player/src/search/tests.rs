@@ -221,24 +221,24 @@ const WIDE_TRAP: &str = "(role x) (role o) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (
 
 #[test]
 fn two_ply_proofs_find_the_trap_once_the_root_has_the_visits() {
-    let minimax = Techniques {
-        minimax: true,
+    let with = |minimax| Techniques {
+        minimax,
         ..Techniques::default()
     };
     // The root (two moves) is searched two moves deep on its fifth
     // iteration: `trap` lets o take, `safe` is worth 40 to x.
     let unproven_without = (0..10)
         .filter(|&seed| {
-            let (_, tree) = searched_as(WIDE_TRAP, 1000, seed, 5, minimax);
+            let (_, tree) = searched_as(WIDE_TRAP, 1000, seed, 5, with(true));
             assert_eq!(tree.root_proven(), Some(&[0.4, 0.6][..]), "seed {seed}");
-            let (_, tree) = searched(WIDE_TRAP, 1000, seed, 5);
+            let (_, tree) = searched_as(WIDE_TRAP, 1000, seed, 5, with(false));
             tree.root_proven().is_none()
         })
         .count();
     assert!(unproven_without > 0);
     // Not before: four iterations leave the root as it was.
-    let (_, tree) = searched_as(WIDE_TRAP, 1000, 4, 4, minimax);
-    let (_, plain) = searched(WIDE_TRAP, 1000, 4, 4);
+    let (_, tree) = searched_as(WIDE_TRAP, 1000, 4, 4, with(true));
+    let (_, plain) = searched_as(WIDE_TRAP, 1000, 4, 4, with(false));
     assert_eq!(tree.root_proven(), plain.root_proven());
 }
 
@@ -285,7 +285,7 @@ fn a_proven_win_takes_every_visit_once_found() {
 }
 
 /// A project game's description.
-fn project_game(name: &str) -> String {
+pub(crate) fn project_game(name: &str) -> String {
     let path = format!("{}/../games/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
@@ -503,6 +503,7 @@ const PLAIN: Techniques = Techniques {
     transpositions: false,
     grave: false,
     minimax: false,
+    factoring: false,
     heuristic: false,
 };
 
