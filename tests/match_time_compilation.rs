@@ -124,7 +124,7 @@ fn the_warm_up_builds_and_a_worker_measures_a_technique() {
     let error = String::from_utf8(out.stderr).unwrap();
     assert!(
         error.contains(
-            "unknown technique `telepathy` (known: solver, mast, transpositions, grave, minimax, factoring, heuristic)"
+            "unknown technique `telepathy` (known: solver, mast, transpositions, grave, minimax, factoring, heuristic, greedy)"
         ),
         "{error}"
     );

@@ -6,7 +6,7 @@
 //! waiting for any thread, so a slow playout can never make an answer late.
 
 use crate::search::{factored, Evaluation, Factoring, Search, Techniques};
-use crate::selfplay::{factoring_trial, grave_trial, heuristic_trial};
+use crate::selfplay::{factoring_trial, greedy_trial, heuristic_trial};
 use crate::Factory;
 use gdl_runtime::Reasoner;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 /// How often a thread publishes its root statistics.
 const PUBLISH_EVERY: Duration = Duration::from_millis(5);
 /// How long the first thread tries each technique (a tree per factor,
-/// where the game has factors; else the heuristic, and then GRAVE) when
-/// the match starts (the others search meanwhile).
+/// where the game has factors; else greedy playouts, and then the
+/// heuristic) when the match starts (the others search meanwhile).
 const TRIAL: Duration = Duration::from_secs(12);
 
 /// What the start-of-match trials decided, each once it is over.
@@ -27,8 +27,8 @@ const TRIAL: Duration = Duration::from_secs(12);
 struct Trials {
     /// The heuristic's evaluation: `None` inside when it was left out.
     evaluation: OnceLock<Option<Arc<Evaluation>>>,
-    /// Whether GRAVE was kept.
-    grave: OnceLock<bool>,
+    /// Whether greedy playouts were kept.
+    greedy: OnceLock<bool>,
     /// Whether a tree per factor was kept.
     factoring: OnceLock<bool>,
 }
@@ -37,7 +37,7 @@ struct Trials {
 #[derive(Default)]
 struct Adopted {
     evaluation: bool,
-    grave: bool,
+    greedy: bool,
     factoring: bool,
 }
 
@@ -64,9 +64,9 @@ impl Workers {
     /// Starts `threads` threads searching for role `role` from the initial
     /// state, each with a reasoner from `factory` and at most `max_nodes`;
     /// with `trial`, the first tries a tree per factor where the game has
-    /// factors ([`factoring_trial`]), and where that is not kept the
-    /// heuristic ([`heuristic_trial`]) and then GRAVE ([`grave_trial`]),
-    /// before it searches; every thread's search uses what was kept from
+    /// factors ([`factoring_trial`]), and where that is not kept greedy
+    /// playouts ([`greedy_trial`]) and then the heuristic
+    /// ([`heuristic_trial`]), before it searches; every thread's search uses what was kept from
     /// then on.
     pub fn start<R: Reasoner + 'static>(
         factory: &Factory<R>,
@@ -84,7 +84,7 @@ impl Workers {
         let trials = Arc::new(Trials::default());
         if !trial {
             let _ = trials.evaluation.set(None);
-            let _ = trials.grave.set(false);
+            let _ = trials.greedy.set(false);
             let _ = trials.factoring.set(false);
         }
         for k in 0..threads.max(1) {
@@ -229,7 +229,8 @@ impl Worker {
 
     /// The start-of-match trials, unless they are decided already: a tree
     /// per factor where the game has `factoring`; where that is not kept,
-    /// the heuristic and GRAVE, which a search by factors does not use.
+    /// greedy playouts and the heuristic, which a search by factors does
+    /// not use.
     fn try_techniques<R: Reasoner>(&self, r: &mut R, factoring: Option<&Arc<Factoring<R::Move>>>) {
         if self.trials.factoring.get().is_none() {
             let kept = factoring.is_some_and(|f| {
@@ -240,13 +241,13 @@ impl Worker {
         }
         if self.trials.factoring.get() == Some(&true) {
             let _ = self.trials.evaluation.set(None);
-            let _ = self.trials.grave.set(false);
+            let _ = self.trials.greedy.set(false);
+        }
+        if self.trials.greedy.get().is_none() {
+            let _ = self.trials.greedy.set(greedy_trial(r, TRIAL, 0));
         }
         if self.trials.evaluation.get().is_none() {
             let _ = self.trials.evaluation.set(heuristic_trial(r, TRIAL, 0));
-        }
-        if self.trials.grave.get().is_none() {
-            let _ = self.trials.grave.set(grave_trial(r, TRIAL, 0));
         }
     }
 
@@ -280,10 +281,10 @@ impl Worker {
                 adopted.evaluation = true;
             }
         }
-        if !adopted.grave {
-            if let Some(&kept) = self.trials.grave.get() {
-                tree.set_grave(kept);
-                adopted.grave = true;
+        if !adopted.greedy {
+            if let Some(&kept) = self.trials.greedy.get() {
+                tree.set_greedy(kept);
+                adopted.greedy = true;
             }
         }
     }

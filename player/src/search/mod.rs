@@ -29,9 +29,11 @@
 //! (two boards, each role moving on one of them at every step), a tree
 //! per factor replaces the joint tree ([`factored`], [`Search`]).
 //!
-//! Playouts draw moves uniformly; where the tree is given an evaluation
-//! found in the rules ([`heuristic`]), they stop a few joint moves in and
-//! score its verdict (early playout termination).
+//! Playouts draw moves uniformly, or greedily ([`greedy`]: a win at once
+//! taken, a move that gives the next chooser one left alone); where the
+//! tree is given an evaluation found in the rules ([`heuristic`]), they
+//! stop a few joint moves in and score its verdict (early playout
+//! termination).
 
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -52,11 +54,12 @@ const EXPLORATION: f64 = 0.7;
 
 /// The techniques a search uses. By default the solver with two-ply
 /// proofs, and the heuristic wherever the tree is given an evaluation
-/// (GRAVE and a tree per factor are tried at the start of a match,
-/// `crate::workers`); MAST won
-/// knightThrough but lost breakthrough, and transpositions lost connect
-/// four and did not change breakthrough, measured against the search
-/// without them (docs/PLAYER.md), so both are off unless asked for.
+/// (greedy playouts and a tree per factor are tried at the start of a
+/// match, `crate::workers`); MAST won knightThrough but lost
+/// breakthrough, GRAVE lost connect four and dotsAndBoxes at a match's
+/// budgets, and transpositions lost connect four and did not change
+/// breakthrough, measured against the search without them
+/// (docs/PLAYER.md), so these are off unless asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Proven values (MCTS-Solver).
@@ -79,6 +82,9 @@ pub struct Techniques {
     /// it is given one ([`Tree::set_evaluation`]: the player does where
     /// the evaluation won its trial, `crate::selfplay::heuristic_trial`).
     pub heuristic: bool,
+    /// Greedy playouts: a win at once taken, a move that lets the next
+    /// chooser win at once left alone ([`greedy`]).
+    pub greedy: bool,
 }
 
 impl Default for Techniques {
@@ -91,13 +97,14 @@ impl Default for Techniques {
             minimax: true,
             factoring: false,
             heuristic: true,
+            greedy: false,
         }
     }
 }
 
 impl Techniques {
     /// The names [`Techniques::with`] takes.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "solver",
         "mast",
         "transpositions",
@@ -105,6 +112,7 @@ impl Techniques {
         "minimax",
         "factoring",
         "heuristic",
+        "greedy",
     ];
 
     /// These techniques with the one named `name` turned on (`on`) or off;
@@ -119,6 +127,7 @@ impl Techniques {
             "minimax" => &mut t.minimax,
             "factoring" => &mut t.factoring,
             "heuristic" => &mut t.heuristic,
+            "greedy" => &mut t.greedy,
             _ => return None,
         } = on;
         Some(t)
@@ -138,6 +147,9 @@ pub struct Tree<R: Reasoner> {
     scratch: Vec<R::Move>,
     techniques: Techniques,
     mast: mast::Mast<R::Move>,
+    /// What greedy playouts learn, and their buffers (boxed: most trees
+    /// do not use them).
+    greedy: Box<greedy::Greedy<R::Move>>,
     /// With transpositions, the node of each state, by its hash.
     table: FxHashMap<u64, usize>,
     /// The nodes a move left behind, freed a few per iteration
@@ -166,6 +178,7 @@ impl<R: Reasoner> Tree<R> {
             scratch: Vec::new(),
             techniques: Techniques::default(),
             mast: mast::Mast::new(),
+            greedy: Box::new(greedy::Greedy::new()),
             table: FxHashMap::default(),
             graveyard: Vec::new(),
             evaluation: None,
@@ -231,9 +244,9 @@ impl<R: Reasoner> Tree<R> {
         self.evaluation = evaluation;
     }
 
-    /// From now on, selects with GRAVE ([`grave`]) or without.
-    pub fn set_grave(&mut self, on: bool) {
-        self.techniques.grave = on;
+    /// From now on, plays greedy playouts ([`greedy`]) or uniform ones.
+    pub fn set_greedy(&mut self, on: bool) {
+        self.techniques.greedy = on;
     }
 
     /// The values / 100 of each role at the root under best play, once
@@ -401,6 +414,7 @@ mod draw;
 pub mod factored;
 mod graph;
 mod grave;
+mod greedy;
 mod heuristic;
 mod mast;
 mod minimax;

@@ -1,8 +1,10 @@
 //! Playouts: from a new leaf to the end of the game (or
 //! [`MAX_PLAYOUT`] joint moves), each role's move drawn uniformly or, with
-//! MAST, by its average ([`super::mast`]).
+//! MAST, by its average ([`super::mast`]), or greedy
+//! ([`super::greedy`]).
 
 use super::draw::{below, values};
+use super::greedy::{all_legal, sole_chooser};
 use super::Tree;
 use gdl_runtime::Reasoner;
 
@@ -30,6 +32,9 @@ impl<R: Reasoner> Tree<R> {
     /// uniformly or, with MAST, by its average; with the heuristic, the
     /// evaluation's verdict [`CUT_OFF`] joint moves in.
     pub(super) fn playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
+        if self.techniques.greedy {
+            return self.greedy_playout(r, state);
+        }
         let roles = r.roles().len();
         let mut joint = Vec::with_capacity(roles);
         for ply in 0..MAX_PLAYOUT {
@@ -62,5 +67,64 @@ impl<R: Reasoner> Tree<R> {
             state = r.next_state(&state, &joint);
         }
         values(r, &state)
+    }
+
+    /// Goals / 100 at the end of a greedy playout from `state`
+    /// ([`super::greedy`]); with the heuristic, the evaluation's verdict
+    /// [`CUT_OFF`] joint moves in.
+    fn greedy_playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
+        let mut legal = std::mem::take(&mut self.greedy.legal);
+        let mut joint = Vec::with_capacity(r.roles().len());
+        let mut known = false;
+        for ply in 0..MAX_PLAYOUT {
+            if !known && (r.is_terminal(&state) || !all_legal(r, &state, &mut legal)) {
+                break;
+            }
+            if ply == CUT_OFF && self.techniques.heuristic {
+                if let Some(e) = &self.evaluation {
+                    self.greedy.legal = legal;
+                    return e.verdict(r, &state);
+                }
+            }
+            joint.clear();
+            joint.extend(legal.iter().map(|m| m[below(&mut self.rng, m.len())]));
+            let Some(chooser) = sole_chooser(&legal) else {
+                self.played_all(&legal, &joint);
+                state = r.next_state(&state, &joint);
+                known = false;
+                continue;
+            };
+            let moves = &legal[chooser];
+            if let Some(won) = self
+                .greedy
+                .winning_move(r, &state, moves, &mut joint, chooser)
+            {
+                self.played_all(&legal, &joint);
+                state = won;
+                break;
+            }
+            let rng = &mut self.rng;
+            (state, known) = self
+                .greedy
+                .safe_step(r, rng, &state, moves, &mut joint, chooser);
+            self.played_all(&legal, &joint);
+            if known {
+                std::mem::swap(&mut legal, &mut self.greedy.ahead);
+            }
+        }
+        self.greedy.legal = legal;
+        values(r, &state)
+    }
+
+    /// With GRAVE, notes the moves of `joint` whose roles had a choice
+    /// among `legal`.
+    fn played_all(&mut self, legal: &[Vec<R::Move>], joint: &[R::Move]) {
+        if self.techniques.grave {
+            for (role, moves) in legal.iter().enumerate() {
+                if moves.len() > 1 {
+                    self.played_out(role, joint[role]);
+                }
+            }
+        }
     }
 }

@@ -89,11 +89,11 @@ impl<R: Reasoner> Search<R> {
         }
     }
 
-    /// From now on, the joint tree selects with GRAVE or without
-    /// ([`Tree::set_grave`]); the factors' trees never do.
-    pub fn set_grave(&mut self, on: bool) {
+    /// From now on, the joint tree plays greedy playouts or uniform ones
+    /// ([`Tree::set_greedy`]); the factors' trees play uniform ones.
+    pub fn set_greedy(&mut self, on: bool) {
         if let Search::Joint(tree) = self {
-            tree.set_grave(on);
+            tree.set_greedy(on);
         }
     }
 }

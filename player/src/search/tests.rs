@@ -506,6 +506,7 @@ const PLAIN: Techniques = Techniques {
     minimax: false,
     factoring: false,
     heuristic: false,
+    greedy: false,
 };
 
 /// The mean value of the root's moves in [`EIGHT_CHOICES`] after
@@ -684,4 +685,65 @@ fn playouts_are_cut_short_by_the_evaluation() {
     };
     assert_eq!(called(true), "heads");
     assert_eq!(called(false), "tails");
+}
+
+/// x opens one of seven ways, after which o can win at once, or closes,
+/// after which o can only pass; the game ends after o's move, 50 each
+/// unless o won.
+const OPENING: &str = "(role x) (role o) (init (control x))
+    (way a) (way b) (way c) (way d) (way e) (way f) (way g)
+    (<= (legal x (open ?w)) (true (control x)) (way ?w))
+    (<= (legal x close) (true (control x)))
+    (<= (legal o noop) (true (control x)))
+    (<= (legal o win) (true opened))
+    (<= (legal o pass) (true (control o)))
+    (<= (legal x noop) (true (control o)))
+    (<= (next opened) (does x (open ?w)))
+    (<= (next (control o)) (true (control x)))
+    (<= (next ended) (true (control o)))
+    (<= (next won) (does o win))
+    (<= terminal (true ended))
+    (<= (goal o 100) (true won))
+    (<= (goal x 0) (true won))
+    (<= (goal x 50) (not (true won)))
+    (<= (goal o 50) (not (true won)))";
+
+/// The mean of each role's value over 200 playouts from `state` in
+/// `tree`, after 50 that teach greedy playouts the terminating moves.
+fn playouts_mean(
+    r: &mut Interpreter,
+    tree: &mut Tree<Interpreter>,
+    state: &<Interpreter as Reasoner>::State,
+) -> Vec<f64> {
+    for _ in 0..50 {
+        tree.playout(r, state.clone());
+    }
+    let mut sum = [0.0; 2];
+    for _ in 0..200 {
+        for (s, v) in sum.iter_mut().zip(tree.playout(r, state.clone())) {
+            *s += v;
+        }
+    }
+    sum.iter().map(|s| s / 200.0).collect()
+}
+
+#[test]
+fn greedy_playouts_take_a_win_at_once_and_leave_a_move_that_gives_one() {
+    let mut r = interpreter(OPENING);
+    let initial = r.initial_state();
+    let open = r.parse_move(0, "(open a)").unwrap();
+    let noop = r.parse_move(1, "noop").unwrap();
+    let opened = r.next_state(&initial, &[open, noop]);
+    let tree = |r: &mut Interpreter, greedy| {
+        let state = r.initial_state();
+        Tree::new(r, state, 1000, 7).with_techniques(Techniques { greedy, ..PLAIN })
+    };
+    let mut greedy = tree(&mut r, true);
+    // x closes every time, and o, once x opened, wins every time.
+    assert_eq!(playouts_mean(&mut r, &mut greedy, &initial), [0.5, 0.5]);
+    assert_eq!(playouts_mean(&mut r, &mut greedy, &opened), [0.0, 1.0]);
+    // Uniform playouts: x opens 7 times in 8, o wins half of those.
+    let mut plain = tree(&mut r, false);
+    let x = playouts_mean(&mut r, &mut plain, &initial)[0];
+    assert!((0.2..0.36).contains(&x), "{x}");
 }
