@@ -227,7 +227,9 @@ impl<R: Reasoner + 'static> Session<R> {
         if self.r.is_terminal(&self.state) {
             return Err("the game is over: the current state is terminal".into());
         }
-        if let Some(only) = self.forced_move() {
+        let mut legal = Vec::new();
+        self.r.legal_moves(&self.state, self.role, &mut legal);
+        if let Some(only) = self.forced_move(&legal) {
             return Ok(self.spelling.spell(&only));
         }
         while Instant::now() < deadline {
@@ -237,7 +239,7 @@ impl<R: Reasoner + 'static> Session<R> {
             self.engines.iter_mut().for_each(Engines::poll);
             std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(5)));
         }
-        let best = self.best_move()?;
+        let best = self.best_move(&legal)?;
         Ok(self.spelling.spell(&best))
     }
 
@@ -336,12 +338,11 @@ impl<R: Reasoner + 'static> Session<R> {
         Ok(())
     }
 
-    /// The player's move when it has only one (a turn-taking game's
-    /// `noop`), answered at once: nothing to search, and no answer that a
-    /// loaded machine can make late. The search goes on meanwhile.
-    fn forced_move(&mut self) -> Option<String> {
-        let mut legal = Vec::new();
-        self.r.legal_moves(&self.state, self.role, &mut legal);
+    /// The player's move when `legal`, its legal moves, hold only one (a
+    /// turn-taking game's `noop`), answered at once: nothing to search,
+    /// and no answer that a loaded machine can make late. The search goes
+    /// on meanwhile.
+    fn forced_move(&self, legal: &[R::Move]) -> Option<String> {
         let [only] = legal[..] else {
             return None;
         };
@@ -353,12 +354,11 @@ impl<R: Reasoner + 'static> Session<R> {
         Some(text)
     }
 
-    /// The most visited legal move of the merged search, else a random one.
-    fn best_move(&mut self) -> Result<String, String> {
+    /// The most visited of `legal`, the player's legal moves, in the
+    /// merged search, else a random one.
+    fn best_move(&mut self, legal: &[R::Move]) -> Result<String, String> {
         let engines = self.engines.as_mut().ok_or("no search in a GDL-II match")?;
         let merged = engines.merged(self.ply);
-        let mut legal = Vec::new();
-        self.r.legal_moves(&self.state, self.role, &mut legal);
         let rates = engines.rates();
         let best = merged
             .iter()
