@@ -8,7 +8,7 @@
 //! itself is the tree's ([`super::Tree`], `playout.rs`); this module holds
 //! what it learns and its steps.
 
-use super::draw::below;
+use super::draw::{all_legal, below};
 use gdl_runtime::Reasoner;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashSet;
@@ -36,21 +36,6 @@ pub(super) fn sole_chooser<M>(legal: &[Vec<M>]) -> Option<usize> {
         (Some((role, _)), None) => Some(role),
         _ => None,
     }
-}
-
-/// Fills `out` with each role's legal moves in `state`; false where a role
-/// has none.
-pub(super) fn all_legal<R: Reasoner>(
-    r: &mut R,
-    state: &R::State,
-    out: &mut Vec<Vec<R::Move>>,
-) -> bool {
-    let roles = r.roles().len();
-    out.resize_with(roles, Vec::new);
-    (0..roles).all(|role| {
-        r.legal_moves(state, role, &mut out[role]);
-        !out[role].is_empty()
-    })
 }
 
 /// Whether `role` has 100 in `state`, a terminal state.

@@ -3,8 +3,8 @@
 //! MAST, by its average ([`super::mast`]), or greedy
 //! ([`super::greedy`]).
 
-use super::draw::{below, values};
-use super::greedy::{all_legal, sole_chooser};
+use super::draw::{all_legal, below, values};
+use super::greedy::sole_chooser;
 use super::Tree;
 use gdl_runtime::Reasoner;
 

@@ -12,7 +12,7 @@
 //! roles or more. There a tree per factor gives each role's choice its
 //! own node where the joint tree has the product.
 
-use super::super::draw::below;
+use super::super::draw::{all_legal, below};
 use gdl_runtime::Reasoner;
 use petgraph::unionfind::UnionFind;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -135,14 +135,10 @@ impl<M: Copy + Eq + Hash> Trying<M> {
 
     /// Tries the moves at every state of one random playout from `state`.
     fn play_from<R: Reasoner<Move = M>>(&mut self, r: &mut R, mut state: R::State, until: Instant) {
-        let roles = r.roles().len();
-        let mut legal = vec![Vec::new(); roles];
+        let mut legal = Vec::new();
         while self.samples < SAMPLES && Instant::now() < until && !r.is_terminal(&state) {
-            for (role, moves) in legal.iter_mut().enumerate() {
-                r.legal_moves(&state, role, moves);
-                if moves.is_empty() {
-                    return;
-                }
+            if !all_legal(r, &state, &mut legal) {
+                return;
             }
             let joint: Vec<M> = legal
                 .iter()

@@ -23,7 +23,7 @@ mod detect;
 
 pub use detect::{find, Factoring};
 
-use super::draw::{below, values};
+use super::draw::{all_legal, below, values};
 use super::{MoveStats, EXPLORATION};
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -191,7 +191,7 @@ impl<R: Reasoner> Factored<R> {
         self.at.fill(Some(0));
         let mut state = self.state.clone();
         for _ in 0..MAX_PLAYOUT {
-            if r.is_terminal(&state) || !self.list_legal(r, &state) {
+            if r.is_terminal(&state) || !all_legal(r, &state, &mut self.legal) {
                 break;
             }
             self.picks.fill(None);
@@ -207,18 +207,6 @@ impl<R: Reasoner> Factored<R> {
         }
         let values = values(r, &state);
         self.back_up(&values);
-    }
-
-    /// Each role's legal moves at `state`; false where a role has none
-    /// (the game ends there).
-    fn list_legal(&mut self, r: &mut R, state: &R::State) -> bool {
-        for (role, moves) in self.legal.iter_mut().enumerate() {
-            r.legal_moves(state, role, moves);
-            if moves.is_empty() {
-                return false;
-            }
-        }
-        true
     }
 
     /// Chooses the moves of `factor`'s choosers by UCB1 at the node the
