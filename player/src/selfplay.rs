@@ -69,6 +69,9 @@ pub struct SelfPlay {
     pub seed: u64,
     /// No side uses the technique.
     pub baseline: bool,
+    /// The techniques every side searches with besides the one measured:
+    /// the defaults, or in a trial those the trials before it kept.
+    pub base: Techniques,
 }
 
 impl SelfPlay {
@@ -95,6 +98,7 @@ impl SelfPlay {
             matches: 20,
             seed: 1,
             baseline: false,
+            base: Techniques::default(),
         };
         let mut parser = lexopt::Parser::from_args(args);
         while let Some(arg) = parser.next()? {
@@ -150,7 +154,8 @@ impl SelfPlay {
         let roles = r.roles().len();
         let mut record = Record::default();
         let initial = r.initial_state();
-        let factoring = Techniques::default()
+        let factoring = self
+            .base
             .with(&self.technique, true)
             .is_some_and(|t| t.factoring)
             .then(|| factored::find(r, &initial, self.seed).map(Arc::new))
@@ -207,6 +212,13 @@ impl SelfPlay {
         Some(Arc::new(evaluation))
     }
 
+    /// The techniques of the measured side and of the others: `base` with
+    /// the measured technique on and off.
+    fn sides(&self) -> (Techniques, Techniques) {
+        let with = |on| self.base.with(&self.technique, on);
+        with(true).zip(with(false)).expect("checked by parse")
+    }
+
     /// Plays one match, `measured` with the technique, the searches
     /// `given` what the game's analysis found; the goals, or `None` if
     /// `until` came first. Adds the iterations searched to `record`.
@@ -219,8 +231,7 @@ impl SelfPlay {
         until: Option<Instant>,
         record: &mut Record,
     ) -> Option<Vec<u32>> {
-        let with = |on| Techniques::default().with(&self.technique, on);
-        let (all, without) = with(true).zip(with(false)).expect("checked by parse");
+        let (all, without) = self.sides();
         let roles = r.roles().len();
         let mut state = r.initial_state();
         let mut moves = Vec::new();
@@ -324,7 +335,9 @@ fn survives_trial(record: &Record) -> bool {
 /// The heuristic tried at the start of a match on `r`, within `budget`,
 /// as Sancho and CadiaPlayer try theirs: an evaluation learned from
 /// random playouts, then fast self-play in which one side cuts its
-/// playouts short with it and the others do not. The evaluation if its
+/// playouts short with it and the others do not, every side with `base`
+/// (greedy playouts where their trial kept them: beside them the
+/// heuristic loses breakthrough, docs/PLAYER.md). The evaluation if its
 /// side won the trial ([`wins_trial`]); `None` otherwise, and in a game
 /// with fewer than two choosing roles (nothing to play against). Says
 /// what it found on the standard error.
@@ -332,6 +345,7 @@ pub fn heuristic_trial<R: Reasoner>(
     r: &mut R,
     budget: Duration,
     seed: u64,
+    base: Techniques,
 ) -> Option<Arc<Evaluation>> {
     let until = Instant::now() + budget;
     if !has_opponents(r) {
@@ -344,7 +358,8 @@ pub fn heuristic_trial<R: Reasoner>(
         "against plain playouts (fit {:.3})",
         evaluation.as_ref().map_or(0.0, |e| e.fit)
     );
-    let kept = tried(r, "heuristic", &evaluation, until, seed, &fit, wins_trial);
+    let trial = SelfPlay::trial("heuristic", seed, base);
+    let kept = tried(r, &trial, &evaluation, until, &fit, wins_trial);
     evaluation.filter(|_| kept)
 }
 
@@ -361,7 +376,8 @@ pub fn heuristic_trial<R: Reasoner>(
 pub fn greedy_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
     let until = Instant::now() + budget;
     let against = "against uniform playouts";
-    has_opponents(r) && tried(r, "greedy", &None, until, seed, against, evens_trial)
+    let trial = SelfPlay::trial("greedy", seed, Techniques::default());
+    has_opponents(r) && tried(r, &trial, &None, until, against, evens_trial)
 }
 
 /// A tree per factor tried at the start of a match on `r`, in a game
@@ -377,7 +393,8 @@ pub fn greedy_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool
 pub fn factoring_trial<R: Reasoner>(r: &mut R, budget: Duration, seed: u64) -> bool {
     let until = Instant::now() + budget;
     let against = "against the joint tree";
-    has_opponents(r) && tried(r, "factoring", &None, until, seed, against, survives_trial)
+    let trial = SelfPlay::trial("factoring", seed, Techniques::default());
+    has_opponents(r) && tried(r, &trial, &None, until, against, survives_trial)
 }
 
 /// Whether at least two roles other than `random` choose in `r`'s game:
@@ -386,28 +403,36 @@ fn has_opponents<R: Reasoner>(r: &R) -> bool {
     r.roles().len() - usize::from(r.random_role().is_some()) >= 2
 }
 
-/// Whether `technique` passes its trial: self-play at [`TRIAL_MILLIS`] a
-/// move until `until`, kept where its side's record passes `rule`. Logs
-/// the outcome, the opponent named by `against`.
+impl SelfPlay {
+    /// A start-of-match trial's matches of `technique`, every side with
+    /// `base` besides: [`TRIAL_MATCHES`] at most, [`TRIAL_MILLIS`] a move.
+    fn trial(technique: &str, seed: u64, base: Techniques) -> Self {
+        SelfPlay {
+            technique: technique.into(),
+            iterations: 0,
+            millis: TRIAL_MILLIS,
+            matches: TRIAL_MATCHES,
+            seed,
+            baseline: false,
+            base,
+        }
+    }
+}
+
+/// Whether `trial`'s technique passes its trial: its matches until
+/// `until`, kept where its side's record passes `rule`. Logs the outcome,
+/// the opponent named by `against`.
 fn tried<R: Reasoner>(
     r: &mut R,
-    technique: &str,
+    trial: &SelfPlay,
     evaluation: &Option<Arc<Evaluation>>,
     until: Instant,
-    seed: u64,
     against: &str,
     rule: fn(&Record) -> bool,
 ) -> bool {
-    let trial = SelfPlay {
-        technique: technique.into(),
-        iterations: 0,
-        millis: TRIAL_MILLIS,
-        matches: TRIAL_MATCHES,
-        seed,
-        baseline: false,
-    };
     let record = trial.measure(r, evaluation, Some(until), false);
     let kept = rule(&record);
+    let technique = &trial.technique;
     eprintln!(
         "gdlc-player: {technique} {}: {:.0} points a match over {} trial matches {against}",
         if kept { "kept" } else { "left out" },
@@ -423,6 +448,7 @@ mod tests {
         evens_trial, greedy_trial, heuristic_trial, survives_trial, wins_trial, Record, SelfPlay,
     };
     use crate::search::tests::{coin, interpreter};
+    use crate::search::Techniques;
     use std::time::{Duration, Instant};
 
     #[test]
@@ -431,7 +457,9 @@ mod tests {
         // with the heuristic wins as `x` and loses as `o`, half the points.
         let mut r = interpreter(&coin("heads"));
         let start = Instant::now();
-        assert!(heuristic_trial(&mut r, Duration::from_secs(2), 1).is_none());
+        assert!(
+            heuristic_trial(&mut r, Duration::from_secs(2), 1, Techniques::default()).is_none()
+        );
         assert!(start.elapsed() < Duration::from_secs(4));
     }
 
@@ -468,7 +496,9 @@ mod tests {
             "(role p) (init (step 0)) (legal p go) (next (step 1))
             (<= terminal (true (step 1))) (goal p 100)",
         );
-        assert!(heuristic_trial(&mut r, Duration::from_secs(60), 1).is_none());
+        assert!(
+            heuristic_trial(&mut r, Duration::from_secs(60), 1, Techniques::default()).is_none()
+        );
         assert!(!greedy_trial(&mut r, Duration::from_secs(60), 1));
     }
 
@@ -512,5 +542,18 @@ mod tests {
         assert!(!evens_trial(&record(12, 5)));
         // 3 matches decide nothing.
         assert!(!evens_trial(&record(3, 3)));
+    }
+
+    #[test]
+    fn a_trial_measures_its_technique_on_top_of_what_was_kept_on_every_side() {
+        let base = Techniques {
+            greedy: true,
+            ..Techniques::default()
+        };
+        let (measured, others) = SelfPlay::trial("heuristic", 1, base).sides();
+        assert!(measured.heuristic && measured.greedy);
+        assert!(!others.heuristic && others.greedy);
+        let (measured, others) = SelfPlay::trial("greedy", 1, Techniques::default()).sides();
+        assert!(measured.greedy && !others.greedy);
     }
 }

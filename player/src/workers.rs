@@ -247,7 +247,14 @@ impl Worker {
             let _ = self.trials.greedy.set(greedy_trial(r, TRIAL, 0));
         }
         if self.trials.evaluation.get().is_none() {
-            let _ = self.trials.evaluation.set(heuristic_trial(r, TRIAL, 0));
+            let base = Techniques {
+                greedy: self.trials.greedy.get() == Some(&true),
+                ..Techniques::default()
+            };
+            let _ = self
+                .trials
+                .evaluation
+                .set(heuristic_trial(r, TRIAL, 0, base));
         }
     }
 
