@@ -1,6 +1,6 @@
 //! Self-play that measures one search technique on its own
 //! ([`gdlc_player::selfplay`]): `self_play GAME.kif [--technique T]
-//! [--iterations N | --millis N] [--matches N] [--seed N] [--baseline]
+//! [--iterations N | --millis N] [--matches N] [--seed N] [--baseline] [--on T]...
 //! [--compiled]`.
 //! With `--compiled` the game is compiled into the backend's cache
 //! (`$GDLC_CACHE_DIR`, as the player does at START) and the matches are
@@ -14,7 +14,7 @@ use std::process::{Command, ExitCode};
 fn main() -> ExitCode {
     let usage =
         "usage: self_play GAME.kif [--technique T] [--iterations N] [--millis N] [--matches N] \
-                 [--seed N] [--baseline] [--compiled]";
+                 [--seed N] [--baseline] [--on T]... [--compiled]";
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let compiled = args.iter().any(|a| a == "--compiled");
     args.retain(|a| a != "--compiled");

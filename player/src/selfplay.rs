@@ -76,7 +76,8 @@ pub struct SelfPlay {
 
 impl SelfPlay {
     /// Reads `--technique T --iterations N --millis N --matches N --seed N
-    /// --baseline` from `args` (each optional; technique `solver`).
+    /// --baseline --on T...` from `args` (each optional; technique
+    /// `solver`; `--on` turns a technique on for every side).
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Self, String> {
         let o = Self::read(args).map_err(|e| e.to_string())?;
         Techniques::default()
@@ -109,6 +110,13 @@ impl SelfPlay {
                 Long("seed") => o.seed = parser.value()?.parse()?,
                 Long("baseline") => o.baseline = true,
                 Long("technique") => o.technique = parser.value()?.string()?,
+                Long("on") => {
+                    let t = parser.value()?.string()?;
+                    o.base = o
+                        .base
+                        .with(&t, true)
+                        .ok_or(format!("unknown technique `{t}`"))?;
+                }
                 _ => return Err(arg.unexpected()),
             }
         }
@@ -467,7 +475,7 @@ mod tests {
     fn options_are_read_and_bad_ones_said() {
         let args = |a: &str| a.split_whitespace().map(String::from).collect::<Vec<_>>();
         let o = SelfPlay::parse(args(
-            "--technique heuristic --millis 25 --matches 4 --baseline",
+            "--technique heuristic --millis 25 --matches 4 --baseline --on greedy --on factoring",
         ))
         .unwrap();
         assert_eq!(
@@ -475,6 +483,7 @@ mod tests {
             ("heuristic", 25, 4)
         );
         assert!(o.baseline);
+        assert!(o.base.greedy && o.base.factoring && !o.base.grave);
         let error = |a: &str| SelfPlay::parse(args(a)).unwrap_err();
         assert!(
             error("--matches many").contains("many"),
@@ -488,6 +497,7 @@ mod tests {
             error("--speed 3")
         );
         assert!(error("--technique telepathy").contains("unknown technique `telepathy`"));
+        assert!(error("--on telepathy").contains("unknown technique `telepathy`"));
     }
 
     #[test]

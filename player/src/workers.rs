@@ -228,9 +228,12 @@ impl Worker {
     }
 
     /// The start-of-match trials, unless they are decided already: a tree
-    /// per factor where the game has `factoring`; where that is not kept,
-    /// greedy playouts and the heuristic, which a search by factors does
-    /// not use.
+    /// per factor where the game has `factoring`; where that is kept, with
+    /// greedy playouts and without the heuristic (which a search by
+    /// factors does not use), else greedy playouts' trial and the
+    /// heuristic's. Greedy playouts are not tried under the factors'
+    /// trees: at the trial's 25 ms a move they lose there, and at a
+    /// second a move, nearer a match's clock, they win (docs/PLAYER.md).
     fn try_techniques<R: Reasoner>(&self, r: &mut R, factoring: Option<&Arc<Factoring<R::Move>>>) {
         if self.trials.factoring.get().is_none() {
             let kept = factoring.is_some_and(|f| {
@@ -241,7 +244,9 @@ impl Worker {
         }
         if self.trials.factoring.get() == Some(&true) {
             let _ = self.trials.evaluation.set(None);
-            let _ = self.trials.greedy.set(false);
+            if self.trials.greedy.set(true).is_ok() {
+                eprintln!("gdlc-player: greedy playouts past the factors' trees");
+            }
         }
         if self.trials.greedy.get().is_none() {
             let _ = self.trials.greedy.set(greedy_trial(r, TRIAL, 0));

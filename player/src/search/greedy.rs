@@ -3,16 +3,31 @@
 //! after which the next chooser wins at once. Only the moves that have
 //! ended a playout before (the terminating moves, learned as the playouts
 //! go) are tried as wins, so a step costs a few next states more, not one
-//! per legal move: in breakthrough the moves onto the last row. Moves are
-//! otherwise drawn uniformly (MAST's averages are not used). The playout
-//! itself is the tree's ([`super::Tree`], `playout.rs`); this module holds
-//! what it learns and its steps.
+//! per legal move: in breakthrough the moves onto the last row. Where
+//! several roles choose at once, each takes a win at once, and while one
+//! can win at once after the joint move the others redraw theirs. Moves
+//! are otherwise drawn uniformly (MAST's averages are not used). The
+//! playouts are the tree's and the factors' trees' ([`super::Tree`],
+//! `playout.rs`; `factored/mod.rs`); this module holds what they learn
+//! and their steps.
 
 use super::draw::{all_legal, below};
 use gdl_runtime::Reasoner;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashSet;
 use std::hash::Hash;
+
+/// What a greedy step knows of the state it reached.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ahead {
+    /// Nothing (the state may be terminal).
+    Unknown,
+    /// The roles' legal moves, in [`Greedy::ahead`].
+    Legal,
+    /// The roles' legal moves, and that no role has a terminating move
+    /// that wins at once there.
+    NoWin,
+}
 
 /// What greedy playouts learn and the buffers they step with.
 pub(super) struct Greedy<M> {
@@ -27,6 +42,11 @@ pub(super) struct Greedy<M> {
     choices: Vec<M>,
     /// A joint move in the state looked ahead to.
     reply: Vec<M>,
+    /// The joint move each chooser's win at once is tried against.
+    against: Vec<M>,
+    /// Where several roles choose at once, each free role's moves not yet
+    /// found to let another win at once.
+    left: Vec<Vec<M>>,
 }
 
 /// The one role with more than one move in `legal`, if exactly one has.
@@ -52,12 +72,48 @@ impl<M: Copy + Eq + Hash> Greedy<M> {
             ahead: Vec::new(),
             choices: Vec::new(),
             reply: Vec::new(),
+            against: Vec::new(),
+            left: Vec::new(),
         }
+    }
+
+    /// The state after one greedy step from `from` (a state and what the
+    /// step that reached it found there), whose legal moves are `legal`,
+    /// from the uniform draw `joint` (each role's move, changed where the
+    /// step chooses otherwise), and what is known of it. Only the roles
+    /// `free` to choose choose; wins at once are looked for unless the
+    /// step before found none.
+    pub(super) fn step<R: Reasoner<Move = M>>(
+        &mut self,
+        r: &mut R,
+        rng: &mut Xoshiro256PlusPlus,
+        from: (&R::State, Ahead),
+        legal: &[Vec<M>],
+        joint: &mut [M],
+        free: impl Fn(usize) -> bool + Copy,
+    ) -> (R::State, Ahead) {
+        let (state, ahead) = from;
+        let may_win = ahead != Ahead::NoWin;
+        if let Some(chooser) = sole_chooser(legal).filter(|&c| free(c)) {
+            let moves = &legal[chooser];
+            if let Some(won) = may_win
+                .then(|| self.winning_move(r, state, moves, joint, chooser))
+                .flatten()
+            {
+                return (won, Ahead::Unknown);
+            }
+            return self.safe_step(r, rng, state, moves, joint, chooser);
+        }
+        let choosing = (0..legal.len()).any(|role| free(role) && legal[role].len() > 1);
+        if !choosing || (may_win && self.winning_moves(r, state, legal, joint, free)) {
+            return (r.next_state(state, joint), Ahead::Unknown);
+        }
+        self.safe_joint_step(r, rng, state, legal, joint, free)
     }
 
     /// The state after the terminating move of `chooser` among `moves`
     /// that gives it 100 at once, if one does (left in `joint`).
-    pub(super) fn winning_move<R: Reasoner<Move = M>>(
+    fn winning_move<R: Reasoner<Move = M>>(
         &self,
         r: &mut R,
         state: &R::State,
@@ -82,7 +138,7 @@ impl<M: Copy + Eq + Hash> Greedy<M> {
     /// (unless it is the last left), and whether the roles' legal moves
     /// there are known (in [`Greedy::ahead`]). A move that ends the game
     /// is learned as terminating.
-    pub(super) fn safe_step<R: Reasoner<Move = M>>(
+    fn safe_step<R: Reasoner<Move = M>>(
         &mut self,
         r: &mut R,
         rng: &mut Xoshiro256PlusPlus,
@@ -90,7 +146,7 @@ impl<M: Copy + Eq + Hash> Greedy<M> {
         moves: &[M],
         joint: &mut [M],
         chooser: usize,
-    ) -> (R::State, bool) {
+    ) -> (R::State, Ahead) {
         self.choices.clear();
         self.choices.extend_from_slice(moves);
         loop {
@@ -99,14 +155,23 @@ impl<M: Copy + Eq + Hash> Greedy<M> {
             let next = r.next_state(state, joint);
             if r.is_terminal(&next) {
                 self.terminating.insert((chooser as u32, joint[chooser]));
-                return (next, false);
+                return (next, Ahead::Unknown);
             }
             let mut ahead = std::mem::take(&mut self.ahead);
             let known = all_legal(r, &next, &mut ahead);
             let loses = known && self.wins_at_once(r, &next, &ahead);
             self.ahead = ahead;
-            if !loses || self.choices.len() == 1 {
-                return (next, known);
+            if !known {
+                return (next, Ahead::Unknown);
+            }
+            if !loses && sole_chooser(&self.ahead).is_some() {
+                return (next, Ahead::NoWin);
+            }
+            if !loses {
+                return (next, Ahead::Legal);
+            }
+            if self.choices.len() == 1 {
+                return (next, Ahead::Legal);
             }
             self.choices.swap_remove(i);
         }
@@ -120,20 +185,135 @@ impl<M: Copy + Eq + Hash> Greedy<M> {
         state: &R::State,
         legal: &[Vec<M>],
     ) -> bool {
-        let Some(chooser) = sole_chooser(legal) else {
-            return false;
-        };
+        sole_chooser(legal).is_some_and(|chooser| self.can_win(r, state, legal, chooser))
+    }
+
+    /// Whether `role` has a terminating move among its moves in `legal`
+    /// that gives it 100 at once in `state`, every other role playing its
+    /// first move.
+    fn can_win<R: Reasoner<Move = M>>(
+        &mut self,
+        r: &mut R,
+        state: &R::State,
+        legal: &[Vec<M>],
+        role: usize,
+    ) -> bool {
         self.reply.clear();
         self.reply.extend(legal.iter().map(|m| m[0]));
-        for &m in &legal[chooser] {
-            if self.terminating.contains(&(chooser as u32, m)) {
-                self.reply[chooser] = m;
+        for &m in &legal[role] {
+            if self.terminating.contains(&(role as u32, m)) {
+                self.reply[role] = m;
                 let next = r.next_state(state, &self.reply);
-                if wins(r, &next, chooser) {
+                if wins(r, &next, role) {
                     return true;
                 }
             }
         }
         false
+    }
+
+    /// Where several roles choose at once: each role `free` to choose
+    /// (with more than one move in `legal`) plays a terminating move that
+    /// gives it 100 at once against the others' moves in `joint`, if it
+    /// has one. Whether one did (its move left in `joint`).
+    fn winning_moves<R: Reasoner<Move = M>>(
+        &mut self,
+        r: &mut R,
+        state: &R::State,
+        legal: &[Vec<M>],
+        joint: &mut [M],
+        free: impl Fn(usize) -> bool,
+    ) -> bool {
+        let mut against = std::mem::take(&mut self.against);
+        against.clear();
+        against.extend_from_slice(joint);
+        let mut won = false;
+        for (role, moves) in legal.iter().enumerate() {
+            if free(role) && moves.len() > 1 {
+                let drawn = against[role];
+                if self
+                    .winning_move(r, state, moves, &mut against, role)
+                    .is_some()
+                {
+                    joint[role] = against[role];
+                    won = true;
+                }
+                against[role] = drawn;
+            }
+        }
+        self.against = against;
+        won
+    }
+
+    /// Where several roles choose at once: the state after `joint`, in
+    /// which, while a role can win at once after it, every other role
+    /// `free` to choose redraws its move (while it has moves left not
+    /// found to lose so), and whether the roles' legal moves there are
+    /// known (in [`Greedy::ahead`]). A winner's move that ends the game
+    /// is learned as terminating.
+    fn safe_joint_step<R: Reasoner<Move = M>>(
+        &mut self,
+        r: &mut R,
+        rng: &mut Xoshiro256PlusPlus,
+        state: &R::State,
+        legal: &[Vec<M>],
+        joint: &mut [M],
+        free: impl Fn(usize) -> bool,
+    ) -> (R::State, Ahead) {
+        let mut left = std::mem::take(&mut self.left);
+        left.resize_with(legal.len(), Vec::new);
+        for (role, moves) in legal.iter().enumerate() {
+            left[role].clear();
+            if free(role) {
+                left[role].extend_from_slice(moves);
+            }
+        }
+        let step = loop {
+            let next = r.next_state(state, joint);
+            if r.is_terminal(&next) {
+                self.learn_winners(r, &next, legal, joint);
+                break (next, Ahead::Unknown);
+            }
+            let mut ahead = std::mem::take(&mut self.ahead);
+            let known = all_legal(r, &next, &mut ahead);
+            let winner = (0..ahead.len())
+                .filter(|_| known)
+                .find(|&role| ahead[role].len() > 1 && self.can_win(r, &next, &ahead, role));
+            self.ahead = ahead;
+            let Some(winner) = winner else {
+                break (next, if known { Ahead::NoWin } else { Ahead::Unknown });
+            };
+            let mut redrawn = false;
+            for (role, moves) in left.iter_mut().enumerate() {
+                if role != winner && moves.len() > 1 {
+                    if let Some(i) = moves.iter().position(|m| *m == joint[role]) {
+                        moves.swap_remove(i);
+                        joint[role] = moves[below(rng, moves.len())];
+                        redrawn = true;
+                    }
+                }
+            }
+            if !redrawn {
+                break (next, Ahead::Legal);
+            }
+        };
+        self.left = left;
+        step
+    }
+
+    /// Learns as terminating the moves in `joint` of the roles that have
+    /// 100 in `end`, the terminal state it reached.
+    fn learn_winners<R: Reasoner<Move = M>>(
+        &mut self,
+        r: &mut R,
+        end: &R::State,
+        legal: &[Vec<M>],
+        joint: &[M],
+    ) {
+        for (role, moves) in legal.iter().enumerate() {
+            if moves.len() > 1 && r.goal(end, role) == Some(100) {
+                self.terminating.insert((role as u32, joint[role]));
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! ([`super::greedy`]).
 
 use super::draw::{all_legal, below, values};
-use super::greedy::sole_chooser;
+use super::greedy::Ahead;
 use super::Tree;
 use gdl_runtime::Reasoner;
 
@@ -75,9 +75,11 @@ impl<R: Reasoner> Tree<R> {
     fn greedy_playout(&mut self, r: &mut R, mut state: R::State) -> Vec<f64> {
         let mut legal = std::mem::take(&mut self.greedy.legal);
         let mut joint = Vec::with_capacity(r.roles().len());
-        let mut known = false;
+        let mut ahead = Ahead::Unknown;
         for ply in 0..MAX_PLAYOUT {
-            if !known && (r.is_terminal(&state) || !all_legal(r, &state, &mut legal)) {
+            if ahead == Ahead::Unknown
+                && (r.is_terminal(&state) || !all_legal(r, &state, &mut legal))
+            {
                 break;
             }
             if ply == CUT_OFF && self.techniques.heuristic {
@@ -88,27 +90,12 @@ impl<R: Reasoner> Tree<R> {
             }
             joint.clear();
             joint.extend(legal.iter().map(|m| m[below(&mut self.rng, m.len())]));
-            let Some(chooser) = sole_chooser(&legal) else {
-                self.played_all(&legal, &joint);
-                state = r.next_state(&state, &joint);
-                known = false;
-                continue;
-            };
-            let moves = &legal[chooser];
-            if let Some(won) = self
-                .greedy
-                .winning_move(r, &state, moves, &mut joint, chooser)
-            {
-                self.played_all(&legal, &joint);
-                state = won;
-                break;
-            }
             let rng = &mut self.rng;
-            (state, known) = self
+            (state, ahead) = self
                 .greedy
-                .safe_step(r, rng, &state, moves, &mut joint, chooser);
+                .step(r, rng, (&state, ahead), &legal, &mut joint, |_| true);
             self.played_all(&legal, &joint);
-            if known {
+            if ahead != Ahead::Unknown {
                 std::mem::swap(&mut legal, &mut self.greedy.ahead);
             }
         }

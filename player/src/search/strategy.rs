@@ -28,7 +28,11 @@ impl<R: Reasoner> Search<R> {
         factoring: Option<&Arc<Factoring<R::Move>>>,
     ) -> Self {
         match factoring.filter(|_| techniques.factoring) {
-            Some(f) => Search::Factored(Factored::new(r, state, Arc::clone(f), max_nodes, seed)),
+            Some(f) => {
+                let mut trees = Factored::new(r, state, Arc::clone(f), max_nodes, seed);
+                trees.set_greedy(techniques.greedy);
+                Search::Factored(trees)
+            }
             None => Search::Joint(Tree::new(r, state, max_nodes, seed).with_techniques(techniques)),
         }
     }
@@ -89,11 +93,12 @@ impl<R: Reasoner> Search<R> {
         }
     }
 
-    /// From now on, the joint tree plays greedy playouts or uniform ones
-    /// ([`Tree::set_greedy`]); the factors' trees play uniform ones.
+    /// From now on, plays greedy playouts or uniform ones
+    /// ([`Tree::set_greedy`], [`Factored::set_greedy`]).
     pub fn set_greedy(&mut self, on: bool) {
-        if let Search::Joint(tree) = self {
-            tree.set_greedy(on);
+        match self {
+            Search::Joint(tree) => tree.set_greedy(on),
+            Search::Factored(trees) => trees.set_greedy(on),
         }
     }
 }

@@ -3,6 +3,9 @@
 use super::graph::BURIED_PER_ITERATION;
 use super::*;
 use gdlc::interp::Interpreter;
+use greedy::Ahead;
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Duration;
 
 /// gdlc's interpreter of the description `text`.
@@ -727,13 +730,15 @@ fn playouts_mean(
     sum.iter().map(|s| s / 200.0).collect()
 }
 
-#[test]
-fn greedy_playouts_take_a_win_at_once_and_leave_a_move_that_gives_one() {
-    let mut r = interpreter(OPENING);
+/// Checks greedy and uniform playouts on `game`, [`OPENING`] or a game
+/// like it in which o plays `wait` while x opens; the interpreter and the
+/// greedy tree.
+fn greedy_and_uniform_on_opening(game: &str, wait: &str) -> (Interpreter, Tree<Interpreter>) {
+    let mut r = interpreter(game);
     let initial = r.initial_state();
     let open = r.parse_move(0, "(open a)").unwrap();
-    let noop = r.parse_move(1, "noop").unwrap();
-    let opened = r.next_state(&initial, &[open, noop]);
+    let wait = r.parse_move(1, wait).unwrap();
+    let opened = r.next_state(&initial, &[open, wait]);
     let tree = |r: &mut Interpreter, greedy| {
         let state = r.initial_state();
         Tree::new(r, state, 1000, 7).with_techniques(Techniques { greedy, ..PLAIN })
@@ -746,4 +751,53 @@ fn greedy_playouts_take_a_win_at_once_and_leave_a_move_that_gives_one() {
     let mut plain = tree(&mut r, false);
     let x = playouts_mean(&mut r, &mut plain, &initial)[0];
     assert!((0.2..0.36).contains(&x), "{x}");
+    (r, greedy)
+}
+
+#[test]
+fn greedy_playouts_take_a_win_at_once_and_leave_a_move_that_gives_one() {
+    greedy_and_uniform_on_opening(OPENING, "noop");
+}
+
+/// [`OPENING`] with both roles choosing at every step: while x opens or
+/// closes, o waits one of two ways, and while o wins or passes, x does.
+const OPENING_AT_ONCE: &str = "(role x) (role o) (init (control x))
+    (way a) (way b) (way c) (way d) (way e) (way f) (way g) (pick 1) (pick 2)
+    (<= (legal x (open ?w)) (true (control x)) (way ?w))
+    (<= (legal x close) (true (control x)))
+    (<= (legal o (wait ?p)) (true (control x)) (pick ?p))
+    (<= (legal o win) (true opened))
+    (<= (legal o pass) (true (control o)))
+    (<= (legal x (wait ?p)) (true (control o)) (pick ?p))
+    (<= (next opened) (does x (open ?w)))
+    (<= (next (control o)) (true (control x)))
+    (<= (next ended) (true (control o)))
+    (<= (next won) (does o win))
+    (<= terminal (true ended))
+    (<= (goal o 100) (true won))
+    (<= (goal x 0) (true won))
+    (<= (goal x 50) (not (true won)))
+    (<= (goal o 50) (not (true won)))";
+
+#[test]
+fn greedy_playouts_where_roles_choose_at_once_take_a_win_and_leave_a_move_that_gives_one() {
+    let (mut r, mut greedy) = greedy_and_uniform_on_opening(OPENING_AT_ONCE, "(wait 1)");
+    let initial = r.initial_state();
+    let open = r.parse_move(0, "(open a)").unwrap();
+    let wait = r.parse_move(1, "(wait 1)").unwrap();
+    // A role not free to choose (its move chosen by a factor's tree)
+    // keeps its move: x opens.
+    let close = r.parse_move(0, "close").unwrap();
+    let mut legal = Vec::new();
+    assert!(draw::all_legal(&mut r, &initial, &mut legal));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut step = |free: fn(usize) -> bool| {
+        let mut joint = vec![open, wait];
+        let g = &mut greedy.greedy;
+        let from = (&initial, Ahead::Unknown);
+        g.step(&mut r, &mut rng, from, &legal, &mut joint, free);
+        joint[0]
+    };
+    assert_eq!(step(|role| role != 0), open);
+    assert_eq!(step(|_| true), close);
 }

@@ -15,15 +15,19 @@
 //! adds, or where the state's legal moves are not the ones its node
 //! holds (a factoring the trying got wrong costs the tree, not the
 //! move's legality). The goals at the end are backed up along every
-//! factor's path. Proofs, transpositions, MAST, GRAVE and the heuristic
-//! belong to the joint tree and are not used here: a factor's node is
-//! not a state, so a value proven in it would not hold.
+//! factor's path. With greedy playouts on, the roles no tree chose for
+//! move as in the joint tree's greedy playouts ([`Greedy`]): a win at
+//! once taken, a move after which another role wins at once redrawn.
+//! Proofs, transpositions, MAST, GRAVE and the heuristic belong to the
+//! joint tree and are not used here: a factor's node is not a state, so
+//! a value proven in it would not hold.
 
 mod detect;
 
 pub use detect::{find, Factoring};
 
 use super::draw::{all_legal, below, values};
+use super::greedy::{Ahead, Greedy};
 use super::{MoveStats, EXPLORATION};
 use gdl_runtime::Reasoner;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -111,6 +115,8 @@ pub struct Factored<R: Reasoner> {
     at: Vec<Option<u32>>,
     /// The iteration's path: factor, node, joint move's number.
     path: Vec<(usize, u32, usize)>,
+    /// With greedy playouts, what they learned.
+    greedy: Option<Box<Greedy<R::Move>>>,
 }
 
 impl<R: Reasoner> Factored<R> {
@@ -137,6 +143,7 @@ impl<R: Reasoner> Factored<R> {
             picks: vec![None; roles],
             joint: Vec::with_capacity(roles),
             path: Vec::new(),
+            greedy: None,
         }
     }
 
@@ -190,8 +197,10 @@ impl<R: Reasoner> Factored<R> {
         self.path.clear();
         self.at.fill(Some(0));
         let mut state = self.state.clone();
+        let mut ahead = Ahead::Unknown;
         for _ in 0..MAX_PLAYOUT {
-            if r.is_terminal(&state) || !all_legal(r, &state, &mut self.legal) {
+            let unknown = ahead == Ahead::Unknown;
+            if unknown && (r.is_terminal(&state) || !all_legal(r, &state, &mut self.legal)) {
                 break;
             }
             self.picks.fill(None);
@@ -203,10 +212,37 @@ impl<R: Reasoner> Factored<R> {
                 let pick = self.picks[role].unwrap_or_else(|| below(&mut self.rng, moves.len()));
                 self.joint.push(moves[pick]);
             }
-            state = r.next_state(&state, &self.joint);
+            (state, ahead) = self.step(r, &state, ahead);
         }
         let values = values(r, &state);
         self.back_up(&values);
+    }
+
+    /// The state after the step's joint move and what is known of it;
+    /// with greedy playouts, the moves of the roles no tree chose made
+    /// greedy ([`Greedy::step`]; the legal moves there, where known, then
+    /// in `legal`).
+    fn step(&mut self, r: &mut R, state: &R::State, ahead: Ahead) -> (R::State, Ahead) {
+        let Some(greedy) = &mut self.greedy else {
+            return (r.next_state(state, &self.joint), Ahead::Unknown);
+        };
+        let picks = &self.picks;
+        let free = |role: usize| picks[role].is_none();
+        let rng = &mut self.rng;
+        let from = (state, ahead);
+        let step = greedy.step(r, rng, from, &self.legal, &mut self.joint, free);
+        if step.1 != Ahead::Unknown {
+            std::mem::swap(&mut self.legal, &mut greedy.ahead);
+        }
+        step
+    }
+
+    /// From now on, plays greedy playouts past the trees ([`Greedy`]) or
+    /// uniform ones.
+    pub fn set_greedy(&mut self, on: bool) {
+        if on != self.greedy.is_some() {
+            self.greedy = on.then(|| Box::new(Greedy::new()));
+        }
     }
 
     /// Chooses the moves of `factor`'s choosers by UCB1 at the node the
