@@ -15,9 +15,9 @@
 //! adds, or where the state's legal moves are not the ones its node
 //! holds (a factoring the trying got wrong costs the tree, not the
 //! move's legality). The goals at the end are backed up along every
-//! factor's path. With greedy playouts on, the roles no tree chose for
-//! move as in the joint tree's greedy playouts ([`Greedy`]): a win at
-//! once taken, a move after which another role wins at once redrawn.
+//! factor's path. With greedy playouts on, the roles whose move no tree
+//! chose move as in the joint tree's greedy playouts ([`Greedy`]): a win
+//! at once taken, a move after which another role wins at once redrawn.
 //! Proofs, transpositions, MAST, GRAVE and the heuristic belong to the
 //! joint tree and are not used here: a factor's node is not a state, so
 //! a value proven in it would not hold.
