@@ -158,34 +158,26 @@ impl<M: Copy + Eq + Hash> Greedy<M> {
                 return (next, Ahead::Unknown);
             }
             let mut ahead = std::mem::take(&mut self.ahead);
-            let known = all_legal(r, &next, &mut ahead);
-            let loses = known && self.wins_at_once(r, &next, &ahead);
-            self.ahead = ahead;
-            if !known {
+            if !all_legal(r, &next, &mut ahead) {
+                self.ahead = ahead;
                 return (next, Ahead::Unknown);
             }
-            if !loses && sole_chooser(&self.ahead).is_some() {
-                return (next, Ahead::NoWin);
-            }
+            let next_chooser = sole_chooser(&ahead);
+            let loses = next_chooser.is_some_and(|c| self.can_win(r, &next, &ahead, c));
+            self.ahead = ahead;
             if !loses {
-                return (next, Ahead::Legal);
+                let found = if next_chooser.is_some() {
+                    Ahead::NoWin
+                } else {
+                    Ahead::Legal
+                };
+                return (next, found);
             }
             if self.choices.len() == 1 {
                 return (next, Ahead::Legal);
             }
             self.choices.swap_remove(i);
         }
-    }
-
-    /// Whether the sole chooser in `state` (whose legal moves are `legal`)
-    /// has a terminating move that gives it 100 at once.
-    fn wins_at_once<R: Reasoner<Move = M>>(
-        &mut self,
-        r: &mut R,
-        state: &R::State,
-        legal: &[Vec<M>],
-    ) -> bool {
-        sole_chooser(legal).is_some_and(|chooser| self.can_win(r, state, legal, chooser))
     }
 
     /// Whether `role` has a terminating move among its moves in `legal`
